@@ -180,6 +180,7 @@ class Match:
             self._overruled[target] = ruling
             what = f"event {target} ({original.kind}) ruled {ruling}"
         self._rejudge(index)
+        self.game.event_index = index
         note = self.game.info(entry.t, entry.seat, f"correction: {what}; the match was re-judged")
         return [note]
 

@@ -1,0 +1,120 @@
+"""Find the four corner markers and map image pixels <-> table millimetres.
+
+Everything downstream of calibration works in table millimetres, whatever the camera's height
+and angle: a homography of the table plane is exact for a pinhole camera (lens distortion aside).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.markers import CORNER_NAMES, DEFAULT_MARKER_MM, MARKER_IDS, MarkerGeometry, dictionary
+
+
+class CalibrationError(ValueError):
+    """The markers could not be found, or a stored calibration is unreadable."""
+
+
+def _detector():
+    """ArUco detector for OpenCV 4.7+ (ArucoDetector) with a fallback to the old functions."""
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    if hasattr(cv2.aruco, "ArucoDetector"):
+        det = cv2.aruco.ArucoDetector(dictionary(), params)
+        return det.detectMarkers
+    return lambda img: cv2.aruco.detectMarkers(img, dictionary(), parameters=params)  # < 4.7
+
+
+def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """Marker id -> 4x2 image corners (TL, TR, BR, BL as printed) of the table markers seen."""
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    corners, ids, _ = _detector()(gray)
+    found: dict[int, np.ndarray] = {}
+    if ids is None:
+        return found
+    for c, i in zip(corners, ids.ravel(), strict=False):
+        if int(i) in MARKER_IDS and int(i) not in found:
+            found[int(i)] = np.asarray(c, np.float64).reshape(4, 2)
+    return found
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The table plane's homography both ways, and how well the markers fitted (mm)."""
+
+    image_to_table: np.ndarray  # 3x3, pixels -> mm
+    table_w: float
+    table_h: float
+    image_size: tuple[int, int]  # (width, height) of the pictures it was made from
+    error_mm: float = 0.0
+
+    @property
+    def table_to_image(self) -> np.ndarray:
+        return np.linalg.inv(self.image_to_table)
+
+    def to_table(self, pts) -> np.ndarray:
+        """Nx2 image points -> Nx2 table millimetres."""
+        p = np.asarray(pts, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(p, self.image_to_table).reshape(-1, 2)
+
+    def to_image(self, pts) -> np.ndarray:
+        """Nx2 table millimetres -> Nx2 image points."""
+        p = np.asarray(pts, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(p, self.table_to_image).reshape(-1, 2)
+
+    def px_per_mm(self) -> float:
+        """Picture resolution at the table centre (pixels per millimetre)."""
+        c = np.array([[self.table_w / 2, self.table_h / 2], [self.table_w / 2 + 10,
+                                                             self.table_h / 2]])
+        p = self.to_image(c)
+        return float(np.hypot(*(p[1] - p[0])) / 10)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps({
+            "image_to_table": self.image_to_table.tolist(), "table_w": self.table_w,
+            "table_h": self.table_h, "image_size": list(self.image_size),
+            "error_mm": self.error_mm}, indent=1))
+
+    @classmethod
+    def load(cls, path: str | Path) -> Calibration:
+        try:
+            d = json.loads(Path(path).read_text())
+            return cls(np.array(d["image_to_table"], np.float64), float(d["table_w"]),
+                       float(d["table_h"]), tuple(d["image_size"]), float(d.get("error_mm", 0)))
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise CalibrationError(f"calibration file {path} is unreadable ({e}); run the "
+                                   "calibration again with the four markers in view") from None
+
+
+def calibrate(image: np.ndarray, table_w: float, table_h: float,
+              marker_mm: float = DEFAULT_MARKER_MM) -> Calibration:
+    """Homography image <-> table mm from the four corner markers in one picture.
+
+    Raises CalibrationError naming the markers that were not seen.
+    """
+    if image is None or image.size == 0:
+        raise CalibrationError("calibration picture is empty; check the camera")
+    found = detect_markers(image)
+    missing = [m for m in MARKER_IDS if m not in found]
+    if missing:
+        names = ", ".join(f"{m} ({CORNER_NAMES[m]})" for m in missing)
+        raise CalibrationError(
+            f"table markers not seen: {names}; make sure all four markers lie flat at the corners "
+            "of the play area, uncovered and inside the camera's view (print them with "
+            "`referee markers`)")
+    geo = MarkerGeometry(table_w, table_h, marker_mm)
+    src = np.concatenate([found[m] for m in MARKER_IDS])
+    dst = np.concatenate([geo.corners_mm(m) for m in MARKER_IDS])
+    h, _ = cv2.findHomography(src, dst, 0)
+    if h is None:
+        raise CalibrationError("table markers seen but their positions are inconsistent; "
+                               "check the table size in the config and the marker corners")
+    proj = cv2.perspectiveTransform(src.reshape(-1, 1, 2), h).reshape(-1, 2)
+    err = float(np.sqrt(np.mean(np.sum((proj - dst) ** 2, axis=1))))
+    ih, iw = image.shape[:2]
+    return Calibration(h, float(table_w), float(table_h), (iw, ih), err)

@@ -1,0 +1,272 @@
+"""Finding card quadrilaterals on the table.
+
+A card is a bright, white-bordered rectangle on a darker or coloured cloth. We segment "not cloth"
+pixels on a reduced image, take outer contours, and turn each into card quads:
+
+- a blob that is one clean quadrilateral of about card proportions is one card;
+- any other blob (overlapping cards, a pile, a fan, a card under a hand) yields one hypothesis per
+  right-angled convex corner of its outline: a card-sized rectangle laid along the corner's two
+  edges. identify() later keeps the hypotheses that read well (see vision/identify.py).
+
+Corners are returned in full-image pixels, clockwise (image y down), starting anywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.types import CARD_H_MM, CARD_W_MM
+
+ASPECT = CARD_W_MM / CARD_H_MM  # 0.714
+WORK_LONG_SIDE = 1000  # the segmentation runs on an image no larger than this
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A card quad found in the image; single=False for hypotheses from a merged blob."""
+
+    corners: np.ndarray  # (4, 2) float32, clockwise
+    single: bool
+    blob: int  # index of the blob it came from (hypotheses of one blob compete)
+
+
+def order_clockwise(pts: np.ndarray) -> np.ndarray:
+    """Four points ordered clockwise in image coordinates (y down), starting at the top-left-most."""
+    pts = np.asarray(pts, dtype=np.float32).reshape(4, 2)
+    c = pts.mean(axis=0)
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    pts = pts[np.argsort(ang)]  # increasing angle = clockwise when y points down
+    start = int(np.argmin(pts[:, 0] + pts[:, 1]))
+    return np.roll(pts, -start, axis=0)
+
+
+@dataclass(frozen=True)
+class Cloth:
+    """The table's colour and the colour distance above which a pixel is not table."""
+
+    colour: np.ndarray  # int16 BGR
+    threshold: float
+
+
+def estimate_cloth(small: np.ndarray) -> Cloth:
+    # the cloth is the common colour of the frame's outer band (cards lie inside; in a close-up
+    # photo the card may cover most of the middle)
+    h, w = small.shape[:2]
+    bh, bw = max(1, h // 12), max(1, w // 12)
+    band = [small[:bh:4, ::4], small[-bh::4, ::4], small[::4, :bw:4], small[::4, -bw::4]]
+    sample = np.concatenate([b.reshape(-1, 3) for b in band])
+    cloth = np.median(sample, axis=0).astype(np.int16)
+    diff = np.clip(np.abs(sample.astype(np.int16) - cloth).sum(axis=1), 0, 255).astype(np.uint8)
+    thr, _ = cv2.threshold(diff, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return Cloth(cloth, max(float(thr), 60.0))
+
+
+def raw_mask(img: np.ndarray, cloth: Cloth) -> np.ndarray:
+    """Pixels that may be card: white (faces, every card's border), or strongly coloured and far
+    from the table colour (backs, colour fields). Dark or grey things (a dark cloth edge, shadows)
+    are not cards."""
+    b, g, r = cv2.split(img)
+    lo = cv2.min(cv2.min(b, g), r)
+    hi = cv2.max(cv2.max(b, g), r)
+    cloth_min = int(cloth.colour.min())
+    c = np.array([float(v) for v in cloth.colour], np.float64)
+    diff = cv2.absdiff(img, np.full(img.shape, c, np.uint8))
+    total = cv2.transform(diff, np.ones((1, 3), np.float32))  # saturating |dB|+|dG|+|dR|
+    _, far = cv2.threshold(total, cloth.threshold, 255, cv2.THRESH_BINARY)
+    if cloth_min >= 150:  # a pale cloth: white does not stand out, colour distance must do
+        return far
+    _, white = cv2.threshold(lo, min(200, cloth_min + 70), 255, cv2.THRESH_BINARY)
+    _, colourful = cv2.threshold(cv2.subtract(hi, lo), 70, 255, cv2.THRESH_BINARY)
+    _, lit = cv2.threshold(hi, 90, 255, cv2.THRESH_BINARY)
+    return cv2.bitwise_or(white, cv2.bitwise_and(far, cv2.bitwise_and(colourful, lit)))
+
+
+def foreground_mask(small: np.ndarray, cloth: Cloth | None = None) -> np.ndarray:
+    blur = cv2.blur(small, (3, 3))
+    mask = raw_mask(blur, cloth or estimate_cloth(blur))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    return mask
+
+
+def _intersect(l1: np.ndarray, l2: np.ndarray) -> np.ndarray | None:
+    (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = l1, l2
+    den = vx1 * vy2 - vy1 * vx2
+    if abs(den) < 1e-6:
+        return None
+    t = ((x2 - x1) * vy2 - (y2 - y1) * vx2) / den
+    return np.array([x1 + t * vx1, y1 + t * vy1], np.float32)
+
+
+def refine_quad(image: np.ndarray, quad: np.ndarray, cloth: Cloth) -> np.ndarray:
+    """Sharpen a quad found on the reduced image: fit its four sides on the full-res outline."""
+    h, w = image.shape[:2]
+    pad = 8
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - pad, 0)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + pad, [w, h])
+    roi = image[y0:y1, x0:x1]
+    if roi.size == 0:
+        return quad
+    mask = raw_mask(cv2.blur(roi, (3, 3)), cloth)
+    # keep only the pixels near the quad (neighbouring cards stay out)
+    keep = np.zeros_like(mask)
+    q = quad - np.array([x0, y0], np.float32)
+    cv2.fillConvexPoly(keep, q.astype(np.int32), 255)
+    keep = cv2.dilate(keep, np.ones((9, 9), np.uint8))
+    mask &= keep
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not cnts:
+        return quad
+    pts = max(cnts, key=cv2.contourArea).reshape(-1, 2).astype(np.float32)
+    lines = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        ab = b - a
+        L = float(np.linalg.norm(ab))
+        if L < 4:
+            return quad
+        u = ab / L
+        nrm = np.array([-u[1], u[0]], np.float32)
+        rel = pts - a
+        t = rel @ u
+        d = np.abs(rel @ nrm)
+        sel = pts[(t > 0.15 * L) & (t < 0.85 * L) & (d < max(3.0, 0.04 * L))]
+        if len(sel) < 5:
+            return quad
+        lines.append(cv2.fitLine(sel, cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(4))
+    out = []
+    for i in range(4):
+        p = _intersect(lines[i - 1], lines[i])
+        if p is None or np.linalg.norm(p - q[i]) > 0.15 * np.linalg.norm(q[i] - q[(i + 1) % 4]) + 3:
+            return quad
+        out.append(p)
+    return np.array(out, np.float32) + np.array([x0, y0], np.float32)
+
+
+def _card_like(quad: np.ndarray) -> tuple[bool, float, float]:
+    """Is this quad card-shaped? Returns (ok, short side, long side)."""
+    d = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    a = (d[0] + d[2]) / 2
+    b = (d[1] + d[3]) / 2
+    short, long_ = min(a, b), max(a, b)
+    if long_ < 1:
+        return False, 0.0, 0.0
+    ratio = short / long_
+    # perspective squashes cards: accept a broad band around 0.714
+    return 0.45 < ratio < 0.95, short, long_
+
+
+def _corner_hypotheses(poly: np.ndarray, short: float, long_: float, mask: np.ndarray) -> list[np.ndarray]:
+    """Card rectangles anchored on the right-angled convex corners of a blob's outline."""
+    out: list[np.ndarray] = []
+    n = len(poly)
+    if n < 3:
+        return out
+    area_sign = np.sign(cv2.contourArea(poly.reshape(-1, 1, 2).astype(np.float32), oriented=True))
+    min_edge = 0.2 * short
+    h, w = mask.shape
+    for i in range(n):
+        v = poly[i]
+        p = poly[i - 1]
+        q = poly[(i + 1) % n]
+        e1, e2 = p - v, q - v
+        l1, l2 = float(np.linalg.norm(e1)), float(np.linalg.norm(e2))
+        if l1 < min_edge or l2 < min_edge:
+            continue
+        u1, u2 = e1 / l1, e2 / l2
+        cos = float(np.dot(u1, u2))
+        if abs(cos) > 0.4:  # not near 90 degrees
+            continue
+        cross = u1[0] * u2[1] - u1[1] * u2[0]
+        if np.sign(cross) == area_sign:  # concave corner
+            continue
+        for a, b in ((short, long_), (long_, short)):
+            quad = np.array([v, v + u1 * a, v + u1 * a + u2 * b, v + u2 * b], dtype=np.float32)
+            # mostly inside the blob?
+            pts = quad.mean(axis=0) * 0.5 + quad * 0.5  # the inner half of the rectangle
+            inside = 0
+            for x, y in np.vstack([pts, quad.mean(axis=0, keepdims=True)]):
+                xi, yi = int(round(x)), int(round(y))
+                if 0 <= xi < w and 0 <= yi < h and mask[yi, xi]:
+                    inside += 1
+            if inside >= 5:
+                out.append(order_clockwise(quad))
+    return out
+
+
+def find_candidates(image: np.ndarray, card_px: float | None = None,
+                    refine: bool = True) -> list[Candidate]:
+    """Card quads and, for merged blobs, card hypotheses (see the module docstring).
+
+    card_px: the expected long side of a card in pixels, when the caller knows the scale
+    (calibrated overhead camera); otherwise it is estimated from the clean single cards.
+    """
+    if image is None or image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError("find_cards needs a BGR colour image (H x W x 3)")
+    h, w = image.shape[:2]
+    f = min(1.0, WORK_LONG_SIDE / max(h, w))
+    small = cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA) if f < 1 else image
+    cloth = estimate_cloth(cv2.blur(small, (3, 3)))
+    mask = foreground_mask(small, cloth)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    min_area = (card_px * f * ASPECT * card_px * f * 0.25) if card_px else small.shape[0] * small.shape[1] * 0.0015
+    singles: list[tuple[np.ndarray, int]] = []
+    merged: list[tuple[np.ndarray, int]] = []
+    sizes: list[tuple[float, float]] = []
+    for k, cnt in enumerate(contours):
+        area = cv2.contourArea(cnt)
+        if area < min_area:
+            continue
+        peri = cv2.arcLength(cnt, True)
+        hull = cv2.convexHull(cnt)
+        approx = cv2.approxPolyDP(hull, 0.03 * peri, True).reshape(-1, 2).astype(np.float32)
+        rect_area = cv2.contourArea(approx) if len(approx) == 4 else 0.0
+        if len(approx) == 4 and rect_area > 0 and area / rect_area > 0.93:
+            quad = order_clockwise(approx)
+            ok, s, lg = _card_like(quad)
+            if ok:
+                singles.append((quad, k))
+                sizes.append((s, lg))
+                continue
+        merged.append((cnt, k))
+    out = [Candidate(refine_quad(image, q / f, cloth) if refine else q / f, True, k)
+           for q, k in singles]
+    if merged:
+        filled = np.zeros_like(mask)
+        cv2.drawContours(filled, [c for c, _ in merged], -1, 255, -1)
+        if card_px:
+            long_ = card_px * f
+            short_ = long_ * ASPECT
+        elif sizes:
+            arr = np.array(sizes)
+            short_, long_ = float(np.median(arr[:, 0])), float(np.median(arr[:, 1]))
+        else:
+            short_ = long_ = 0.0
+        for cnt, k in merged:
+            s_, l_ = short_, long_
+            if s_ <= 0:  # no scale known: take it from the blob's narrower extent
+                (_, _), (rw, rh), _ = cv2.minAreaRect(cnt)
+                s_ = min(rw, rh)
+                l_ = s_ / ASPECT
+                if max(rw, rh) < l_ * 0.9:
+                    l_ = max(rw, rh)
+                    s_ = l_ * ASPECT
+            peri = cv2.arcLength(cnt, True)
+            poly = cv2.approxPolyDP(cnt, max(2.0, 0.04 * s_), True).reshape(-1, 2).astype(np.float32)
+            for quad in _corner_hypotheses(poly, s_, l_, filled):
+                out.append(Candidate(quad / f, False, k))
+            _ = peri
+    return out
+
+
+def find_cards(image: np.ndarray, card_px: float | None = None) -> list[np.ndarray]:
+    """Quads (4x2 float32 arrays, clockwise) of everything on the table that may be a card.
+
+    Clean single cards come first; hypotheses from overlapping cards follow and may overlap each
+    other: identify() keeps the ones that read as cards.
+    """
+    return [c.corners for c in find_candidates(image, card_px)]

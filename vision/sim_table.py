@@ -1,0 +1,310 @@
+"""A simulated game table: a timeline of table actions played out as camera frames with truth.
+
+The lead's simulated players (referee/sim) drive it with actions; it imports nothing of referee/.
+Each action starts at its time t: an arm comes in from the seat's table edge, picks the card
+from its place (or brings it from the hand), slides it to its target where it lands askew, and
+withdraws. Frames are rendered at `fps` on a virtual clock starting at t0; every frame comes
+with the truth events whose time has come: a card's rest time is the capture time of the first
+frame in which it lay still at its final place.
+
+>>> from vision.sim_standin import StandInDeck
+>>> from vision.layout import make_layout
+>>> deck, lay = StandInDeck(), make_layout(2)
+>>> sim = SimTable(lay, deck, [TableAction(0.1, "place", 1, "AS", to_mm=(550, 450))],
+...                camera=CameraSpec(width=480, height=270), look=Look.clean(), duration=1.0)
+>>> events = [ev for _, ev in sim][-1]
+>>> [(e.kind, getattr(e, "code", None), getattr(e, "seat", None)) for e in events]
+[('deal', None, None), ('card_rest', 'AS', 1)]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.layout import TableLayout
+from vision.render import SKIN_TONES, CameraSpec, CardPose, DeckLike, HandPose, Look, Renderer
+from vision.types import (
+    CardRestObs,
+    CardSeen,
+    DealObs,
+    Frame,
+    RevealObs,
+    TableObservation,
+    TakeBackObs,
+)
+
+HAND_SPEED_MM_S = 1400.0
+
+
+@dataclass(frozen=True)
+class TableAction:
+    """One thing a player does at the table.
+
+    kind: "place" (a card to to_mm, from from_zone: a spot like "row:2:3", or None / "hand" /
+    "stock" for a card brought from the player's hand), "reveal" (a card face laid in the seat's
+    own zone, at spot `zone` or to_mm), "take_back" (the card `code` is lifted off its place and
+    taken back to the seat). angle_deg: the final angle (None: upright for the seat, askew).
+    """
+
+    t: float
+    kind: str
+    seat: int
+    code: str
+    deck: DeckLike | None = None
+    from_zone: str | None = None
+    to_mm: tuple[float, float] | None = None
+    zone: str | None = None
+    face_up: bool = True
+    back: str | None = None
+    angle_deg: float | None = None
+
+    @classmethod
+    def of(cls, item) -> TableAction:
+        """Accept a TableAction or a tuple (t, kind, seat, code, deck, from_zone, to_mm)."""
+        if isinstance(item, TableAction):
+            return item
+        t, kind, seat, code, *rest = item
+        names = ["deck", "from_zone", "to_mm", "zone", "face_up", "back", "angle_deg"]
+        return cls(float(t), kind, int(seat), code, **dict(zip(names, rest, strict=False)))
+
+
+@dataclass
+class _Card:
+    key: int
+    deck: DeckLike
+    code: str
+    x: float
+    y: float
+    angle: float
+    face_up: bool = True
+    back: str | None = None
+    z: float = 0.0
+    zone: str = "centre"
+    on_table: bool = True
+    busy: bool = False
+
+
+def _ease(u: float) -> float:
+    """Slide under friction: speed falls linearly to zero."""
+    u = min(max(u, 0.0), 1.0)
+    return 1 - (1 - u) ** 2
+
+
+class _Motion:
+    """One action's script: where the hand and its card are at time t."""
+
+    def __init__(self, sim: SimTable, act: TableAction, rng: np.random.Generator) -> None:
+        lay = sim.layout
+        self.act = act
+        self.seat = lay.seat(act.seat)
+        s = self.seat
+        lateral = rng.uniform(-0.25, 0.25) * s.span
+        self.shoulder = np.array(s.point(lateral, -380.0))
+        self.edge = np.array(s.point(lateral * 0.8, -40.0))  # hand just outside the table
+        self.skin = SKIN_TONES[(act.seat * 2 + 1) % len(SKIN_TONES)]
+        self.sleeve = [(90, 60, 40), (40, 40, 120), (200, 200, 200), (30, 30, 30), (60, 120, 60),
+                       (150, 100, 180)][act.seat % 6]
+        self.card: _Card | None = None
+        self.start = np.array(self.edge)
+        self.target = np.array(self.edge)
+        self.final_angle = 0.0
+        self.start_angle = 0.0
+        t = act.t
+        if act.kind == "take_back":
+            self.card = sim.card_by_code(act.code)
+            self.pick = np.array([self.card.x, self.card.y])
+            self.start_angle = self.card.angle
+            self.target = self.edge.copy()
+        else:
+            self.target = np.array(act.to_mm if act.to_mm is not None
+                                   else (lay.spot(act.zone).cx, lay.spot(act.zone).cy))  # type: ignore[arg-type]
+            askew = float(rng.normal(0, 7.0))
+            self.final_angle = (act.angle_deg if act.angle_deg is not None
+                                else s.card_angle_deg + askew)
+            src = act.from_zone
+            self.from_table = src is not None and src not in ("hand", "stock")
+            if self.from_table:
+                self.card = sim.card_in_zone(src)  # type: ignore[arg-type]
+                if self.card is None or self.card.code != act.code:
+                    self.card = sim.card_by_code(act.code)
+                self.pick = np.array([self.card.x, self.card.y])
+                self.start_angle = self.card.angle
+            else:
+                self.pick = self.edge.copy()
+                self.start_angle = s.card_angle_deg + float(rng.normal(0, 20))
+                deck = act.deck or sim.deck
+                self.card = sim.new_card(deck, act.code, act.face_up, act.back)
+                self.card.on_table = False
+        assert self.card is not None
+        self.card.busy = True
+        d_reach = float(np.linalg.norm(self.pick - self.edge))
+        d_move = float(np.linalg.norm(self.target - self.pick))
+        self.t_pick = t + (0.05 + d_reach / HAND_SPEED_MM_S if act.kind == "take_back"
+                           or getattr(self, "from_table", False) else 0.0)
+        self.t_land = self.t_pick + 0.12 + d_move / HAND_SPEED_MM_S * 1.6
+        self.t_release = self.t_land + rng.uniform(0.03, 0.12)
+        self.t_gone = self.t_release + 0.08 + np.linalg.norm(self.target - self.edge) / (
+            HAND_SPEED_MM_S * 1.3)
+        self.t_end = self.t_gone
+        self.landed = False
+
+    def hand_at(self, t: float) -> tuple[np.ndarray, float] | None:
+        """Hand centre (mm) and its height at time t, or None when it is not over the table."""
+        a = self.act
+        if t < a.t or t >= self.t_gone:
+            return None
+        if t < self.t_pick:
+            u = (t - a.t) / max(self.t_pick - a.t, 1e-6)
+            return self.edge + (self.pick - self.edge) * _ease(u), 70.0
+        if t < self.t_land:
+            u = _ease((t - self.t_pick) / (self.t_land - self.t_pick))
+            return self.pick + (self.target - self.pick) * u, 35.0
+        if t < self.t_release:
+            return self.target.copy(), 40.0
+        u = (t - self.t_release) / (self.t_gone - self.t_release)
+        return self.target + (self.edge - self.target) * _ease(u), 40.0 + 80 * u
+
+    def card_at(self, t: float) -> tuple[np.ndarray, float, np.ndarray] | None:
+        """Card centre, angle, velocity (mm/s) while moving; None before pick and after landing."""
+        if t < self.t_pick:
+            return None
+        if self.act.kind == "take_back":
+            if t >= self.t_gone:
+                return None
+            u = (t - self.t_pick) / (self.t_gone - self.t_pick)
+            p = self.pick + (self.edge - self.pick) * _ease(u)
+            return p, self.start_angle, (self.edge - self.pick) / (self.t_gone - self.t_pick)
+        if t >= self.t_land:
+            return None
+        u = (t - self.t_pick) / (self.t_land - self.t_pick)
+        e = _ease(u)
+        p = self.pick + (self.target - self.pick) * e
+        ang = self.start_angle + _angle_diff(self.final_angle, self.start_angle) * e
+        v = (self.target - self.pick) * 2 * (1 - u) / (self.t_land - self.t_pick)
+        return p, ang, v
+
+
+def _angle_diff(a: float, b: float) -> float:
+    return (a - b + 180) % 360 - 180
+
+
+class SimTable:
+    """Plays a timeline of TableActions as frames: iterate for (Frame, truth events so far)."""
+
+    def __init__(self, layout: TableLayout, deck: DeckLike, actions, *,
+                 initial: list[CardPose] | None = None, camera: CameraSpec | None = None,
+                 look: Look | None = None, fps: float = 30.0, t0: float = 0.0,
+                 duration: float | None = None, rng: np.random.Generator | None = None) -> None:
+        self.layout, self.deck, self.fps, self.t0 = layout, deck, float(fps), float(t0)
+        self.rng = rng if rng is not None else np.random.default_rng(0)
+        self.actions = sorted((TableAction.of(a) for a in actions), key=lambda a: a.t)
+        self.renderer = Renderer(camera or CameraSpec(), look or Look(), layout.table_w,
+                                 layout.table_h, self.rng)
+        self.cards: list[_Card] = []
+        self._z = 0.0
+        for cp in initial or []:
+            c = self.new_card(cp.deck, cp.code, cp.face_up, cp.back)
+            c.x, c.y, c.angle = cp.x_mm, cp.y_mm, cp.angle_deg
+            c.zone = layout.zone_at(c.x, c.y)
+        last = max((a.t for a in self.actions), default=0.0)
+        self.duration = duration if duration is not None else last + 2.0
+        self.events: list[TableObservation] = []
+        self._pending: list[TableObservation] = []
+
+    # -- state helpers used by the motions
+
+    def new_card(self, deck: DeckLike, code: str, face_up: bool = True,
+                 back: str | None = None) -> _Card:
+        self._z += 1
+        c = _Card(len(self.cards), deck, code, 0.0, 0.0, 0.0, face_up, back, self._z)
+        self.cards.append(c)
+        return c
+
+    def card_by_code(self, code: str) -> _Card:
+        for c in reversed(self.cards):
+            if c.on_table and c.code == code:
+                return c
+        raise ValueError(f"simulated table: no card {code!r} on the table to pick up")
+
+    def card_in_zone(self, zone: str) -> _Card | None:
+        best = None
+        for c in self.cards:
+            if c.on_table and not c.busy and c.zone == zone and (best is None or c.z > best.z):
+                best = c
+        return best
+
+    # -- the clock
+
+    def __iter__(self) -> Iterator[tuple[Frame, list[TableObservation]]]:
+        n_frames = int(round(self.duration * self.fps))
+        pending = list(self.actions)
+        active: list[_Motion] = []
+        for k in range(n_frames + 1):
+            t = self.t0 + k / self.fps
+            while pending and pending[0].t <= t:
+                active.append(_Motion(self, pending.pop(0), self.rng))
+            if k == 0:
+                self.events.append(DealObs(tuple(
+                    CardSeen(c.code, c.x, c.y, c.angle, c.zone, self.layout.seat_of_zone(c.zone),
+                             c.face_up, c.back) for c in self.cards if c.on_table), t))
+            poses: dict[int, CardPose] = {}
+            hands: list[HandPose] = []
+            for m in list(active):
+                self._step(m, t, poses, hands)
+                if t >= m.t_end:
+                    active.remove(m)
+            cards = []
+            for c in self.cards:
+                if c.key in poses:
+                    cards.append(poses[c.key])
+                elif c.on_table:
+                    cards.append(CardPose(c.deck, c.code, c.x, c.y, c.angle, c.face_up, c.back,
+                                          c.z, key=c.key))
+            res = self.renderer.render(cards, hands, self.rng)
+            self.last_render = res
+            yield Frame(res.image, t, k), list(self.events)
+
+    def _step(self, m: _Motion, t: float, poses: dict[int, CardPose],
+              hands: list[HandPose]) -> None:
+        c = m.card
+        assert c is not None
+        h = m.hand_at(t)
+        if h is not None:
+            # fingers rest on the card's near end: the hand sits back towards the shoulder
+            d = h[0] - m.shoulder
+            d = d / (np.linalg.norm(d) or 1.0)
+            hands.append(HandPose(tuple(m.shoulder), tuple(h[0] - d * 75.0), m.skin, m.sleeve,
+                                  height_mm=h[1], spread=0.4))
+        act = m.act
+        pose = m.card_at(t)
+        if pose is not None:
+            p, ang, v = pose
+            if act.kind == "take_back" and not c.busy:
+                return
+            if act.kind == "take_back" and c.on_table:
+                c.on_table = False
+                self.events.append(TakeBackObs(c.code, c.x, c.y, c.zone, t, act.seat))
+            if m.act.kind != "take_back" or np.linalg.norm(p - m.edge) > 30:
+                poses[c.key] = CardPose(c.deck, c.code, float(p[0]), float(p[1]), ang,
+                                        c.face_up, c.back, 1e6 + c.z, lift_mm=1.0,
+                                        vx=float(v[0]) / self.fps, vy=float(v[1]) / self.fps,
+                                        key=c.key)
+            return
+        if act.kind != "take_back" and t >= m.t_land and not m.landed:
+            m.landed = True
+            self._z += 1
+            c.x, c.y, c.angle = float(m.target[0]), float(m.target[1]), m.final_angle
+            c.z, c.on_table, c.busy = self._z, True, False
+            c.zone = self.layout.zone_at(c.x, c.y)
+            if act.kind == "reveal":
+                self.events.append(RevealObs(c.code, c.x, c.y, c.zone, act.seat, t))
+            else:
+                from_zone = act.from_zone if getattr(m, "from_table", False) else None
+                self.events.append(CardRestObs(c.code, c.x, c.y, c.angle, c.zone, t, act.seat,
+                                               from_zone, c.face_up, c.back))
+        if act.kind == "take_back" and t >= m.t_gone:
+            c.busy = False

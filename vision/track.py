@@ -1,0 +1,453 @@
+"""Table tracking: from frames to table observations (cards at rest, reveals, take-backs, hands).
+
+How it stays cheap: every frame is shrunk to a small picture (about 320 px wide) and compared
+with the previous one and with a reference picture of the table as last understood. A still
+table costs one resize and one difference. Where the table differs from the reference, the
+changes are split into arms (changes connected to the world outside the marked table area, or to
+the picture's border) and the rest. A changed region that no arm touches and that has been still
+for `settle` frames is read again at full resolution (identify_region on that card only), the
+table model is updated and the reference picture is refreshed there.
+
+Times: a card's rest time is the capture time of the first frame after its last motion, found
+from a short history of per-frame motion masks with the arms' pixels (and the pixels they just
+left) taken out. Seats: a card that was seen in a seat zone before carries that zone (from_zone)
+and seat; otherwise the seat whose table edge the arm that touched it came from.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.calibrate import Calibration
+from vision.layout import TableLayout
+from vision.types import (
+    CARD_H_MM,
+    CARD_W_MM,
+    UNKNOWN,
+    CardRestObs,
+    CardSeen,
+    DealObs,
+    Detection,
+    Frame,
+    HandOverTableObs,
+    RevealObs,
+    TableObservation,
+    TakeBackObs,
+)
+
+
+def _default_readers(deck) -> tuple[Callable, Callable]:
+    """identify_region and identify for this deck: the real recogniser, or the stand-in's."""
+    from vision import sim_standin
+
+    if isinstance(deck, sim_standin.StandInDeck):
+        def ident_all(img, d):
+            return [sim_standin.identify_region(img, q, d) for q in sim_standin.find_cards(img)]
+        return sim_standin.identify_region, ident_all
+    try:
+        from vision.identify import identify, identify_region
+    except ImportError:  # recogniser not there yet: the stand-in reader works for any deck
+        def ident_all(img, d):
+            return [sim_standin.identify_region(img, q, d) for q in sim_standin.find_cards(img)]
+        return sim_standin.identify_region, ident_all
+    return identify_region, identify
+
+
+@dataclass
+class _Known:
+    """A card of the table model."""
+
+    code: str
+    quad: np.ndarray  # image corners (4x2)
+    x: float
+    y: float
+    angle: float
+    zone: str
+    face_up: bool = True
+    back: str | None = None
+    top: bool = True
+
+
+class Tracker:
+    """Turns frames into TableObservations; see the module docstring.
+
+    calibration: a Calibration, or a 3x3 image->table homography (table size from layout).
+    """
+
+    def __init__(self, deck, layout: TableLayout, calibration: Calibration | np.ndarray,
+                 *, settle: int = 3, small_width: int = 320, diff_threshold: int = 22,
+                 identify_region: Callable | None = None, identify: Callable | None = None,
+                 min_confidence: float = 0.5, history: int = 120) -> None:
+        if not isinstance(calibration, Calibration):
+            calibration = Calibration(np.asarray(calibration, np.float64), layout.table_w,
+                                      layout.table_h, (0, 0))
+        self.deck, self.layout, self.cal = deck, layout, calibration
+        ir, ia = _default_readers(deck)
+        self._read = identify_region or ir
+        self._read_all = identify or ia
+        self.settle, self.small_width, self.thr = settle, small_width, diff_threshold
+        self.min_conf = min_confidence
+        self.rest_threshold = 8  # grey levels: a sub-pixel step of a card edge still shows
+        self.model: list[_Known] = []
+        self.started = False
+        self._prev: np.ndarray | None = None
+        self._ref: np.ndarray | None = None
+        self._ref_full: np.ndarray | None = None
+        self._hist: deque = deque(maxlen=history)  # (index, t, motion_nohand, fg, hand_list)
+        self._times: dict[int, float] = {}
+        self._still = 0
+        self._dirty = False
+        self._hand_seats: tuple[int, ...] = ()
+        self._prev_hand = None
+        self._last_change: np.ndarray | None = None
+        self._n = 0
+        self.f = 1.0
+        self.debug = False
+        self.stats = {"frames": 0, "fast": 0, "reads": 0}
+
+    # ------------------------------------------------------------------ geometry helpers
+
+    def _setup(self, image: np.ndarray) -> None:
+        h, w = image.shape[:2]
+        self.f = self.small_width / w
+        self.size = (self.small_width, max(1, round(h * self.f)))
+        sw, sh = self.size
+        table = np.array([[0, 0], [self.layout.table_w, 0],
+                          [self.layout.table_w, self.layout.table_h], [0, self.layout.table_h]])
+        poly = self.cal.to_image(table) * self.f
+        inside = np.zeros((sh, sw), np.uint8)
+        cv2.fillConvexPoly(inside, np.round(poly).astype(np.int32), 255)
+        # "outside": beyond the table edge by a few px, or the picture border
+        outside = cv2.bitwise_not(cv2.dilate(inside, np.ones((7, 7), np.uint8)))
+        outside[:2, :] = outside[-2:, :] = 255
+        outside[:, :2] = outside[:, -2:] = 255
+        self._outside = outside > 0
+        self._px_mm = self.cal.px_per_mm() if self.cal.image_size != (0, 0) else self._px_per_mm()
+
+    def _px_per_mm(self) -> float:
+        c = np.array([[self.layout.table_w / 2, self.layout.table_h / 2],
+                      [self.layout.table_w / 2 + 10, self.layout.table_h / 2]])
+        p = self.cal.to_image(c)
+        return float(np.hypot(*(p[1] - p[0])) / 10)
+
+    def _small(self, image: np.ndarray) -> np.ndarray:
+        return cv2.resize(image, self.size, interpolation=cv2.INTER_AREA)
+
+    def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        d = cv2.absdiff(a, b)
+        return np.max(d, axis=2) > self.thr
+
+    # ------------------------------------------------------------------ the loop
+
+    def update(self, frame: Frame) -> list[TableObservation]:
+        """Observations that this frame completes (usually none)."""
+        img = frame.image
+        if self._prev is None:
+            self._setup(img)
+        self.stats["frames"] += 1
+        k = self._n
+        self._n += 1
+        self._times[k] = frame.t
+        if len(self._times) > 400:
+            for old in list(self._times)[:100]:
+                del self._times[old]
+        small = self._small(img)
+        prev = self._prev if self._prev is not None else small
+        self._prev = small
+        moving = self._diff(small, prev)
+        any_moving = bool(moving.any())
+        if not self.started:
+            return self._try_start(frame, small, any_moving)
+        if not any_moving and not self._dirty:
+            self.stats["fast"] += 1
+            self._hist.append((k, None, None, None))
+            return []
+        assert self._ref is not None
+        out: list[TableObservation] = []
+        fg = self._diff(small, self._ref)
+        fg_u8 = fg.astype(np.uint8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(fg_u8, connectivity=8)
+        arm_ids = np.unique(labels[self._outside & fg])
+        arm_ids = arm_ids[arm_ids > 0]
+        arm = np.isin(labels, arm_ids) if len(arm_ids) else np.zeros_like(fg)
+        # skin, sleeves and shadows of arms; not the white card stock they carry
+        hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+        whiteish = (hsv[..., 2] > 150) & (hsv[..., 1] < 60)
+        hand = arm & ~whiteish
+        prev_hand = self._prev_hand if self._prev_hand is not None else hand
+        self._prev_hand = hand
+        # motion magnitude without the arms (and the pixels they just left): the rest-time clue
+        motion = np.max(cv2.absdiff(small, prev), axis=2)
+        motion[cv2.dilate((hand | prev_hand).astype(np.uint8),
+                          np.ones((3, 3), np.uint8)).astype(bool)] = 0
+        seats = self._arm_seats(labels, arm_ids)
+        if seats != self._hand_seats:
+            self._hand_seats = seats
+            out.append(HandOverTableObs(tuple(sorted(set(seats))), frame.t))
+        self._hist.append((k, motion, fg, [(s, labels == i) for s, i in
+                                           zip(self._arm_seat_list, arm_ids, strict=False)]))
+        if self._last_change is None:
+            self._last_change = np.zeros(fg.shape, np.int32)
+        self._last_change[moving] = k
+        # regions: changed, not touched by an arm (dilated), still for `settle` frames
+        self._dirty = bool(fg.any())
+        if n > 1:
+            arm_near = cv2.dilate(arm.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+            blocked = set(np.unique(labels[arm_near & fg]).tolist())
+            for i in range(1, n):
+                if i in blocked or stats[i, cv2.CC_STAT_AREA] < 3:
+                    continue
+                reg = labels == i
+                if self._last_change[reg].max() > k - self.settle:
+                    continue
+                out.extend(self._process(frame, small, reg, stats[i], k))
+        return out
+
+    def _try_start(self, frame: Frame, small: np.ndarray, moving: bool) -> list[TableObservation]:
+        self._still = 0 if moving else self._still + 1
+        if self._still < self.settle:
+            return []
+        dets = self._read_all(frame.image, self.deck)
+        cards = []
+        for d in dets:
+            if d.confidence < self.min_conf and d.face_up:
+                continue
+            kn = self._known_from(d)
+            self.model.append(kn)
+            cards.append(CardSeen(kn.code, kn.x, kn.y, kn.angle, kn.zone,
+                                  self.layout.seat_of_zone(kn.zone), kn.face_up, kn.back))
+        self._ref = small.copy()
+        self._ref_full = frame.image.copy()
+        self.started = True
+        return [DealObs(tuple(cards), frame.t)]
+
+    def _arm_seats(self, labels: np.ndarray, arm_ids: np.ndarray) -> tuple[int, ...]:
+        """Seat of each arm: where its blob crosses the table edge, in table mm."""
+        seats = []
+        for i in arm_ids:
+            ys, xs = np.nonzero((labels == i) & self._outside)
+            if len(xs) == 0:
+                seats.append(0)
+                continue
+            # the arm's pixels just outside the table, nearest the table centre
+            pts = np.column_stack([xs, ys]).astype(np.float64) / self.f
+            mm = self.cal.to_table(pts)
+            cx, cy = self.layout.centre
+            j = int(np.argmin(np.hypot(mm[:, 0] - cx, mm[:, 1] - cy)))
+            seats.append(self.layout.seat_for_edge_point(*mm[j]))
+        self._arm_seat_list = seats
+        return tuple(seats)
+
+    # ------------------------------------------------------------------ a settled region
+
+    def _known_from(self, d: Detection) -> _Known:
+        q = np.asarray(d.corners, np.float64).reshape(4, 2)
+        mm = self.cal.to_table(q)
+        c = mm.mean(axis=0)
+        v = mm[1] - mm[0]
+        ang = math.degrees(math.atan2(v[1], v[0]))
+        zone = self.layout.zone_at(float(c[0]), float(c[1]))
+        return _Known(d.code, q, float(c[0]), float(c[1]), ang, zone, d.face_up, d.back)
+
+    def _card_quads(self, frame: Frame, reg: np.ndarray, st) -> list[np.ndarray]:
+        """Card-sized rectangles (image corners) fitted to where the table changed."""
+        assert self._ref_full is not None
+        x, y, w, h = (int(v) for v in st[:4])
+        f = self.f
+        pad = 3
+        X0, Y0 = int(max(0, (x - pad) / f)), int(max(0, (y - pad) / f))
+        H, W = frame.image.shape[:2]
+        X1, Y1 = int(min(W, (x + w + pad) / f)), int(min(H, (y + h + pad) / f))
+        cur = frame.image[Y0:Y1, X0:X1]
+        ref = self._ref_full[Y0:Y1, X0:X1]
+        d = np.max(cv2.absdiff(cur, ref), axis=2)
+        mask = (d > self.thr + 8).astype(np.uint8)
+        regmask = cv2.resize(reg.astype(np.uint8), (frame.image.shape[1], frame.image.shape[0]),
+                             interpolation=cv2.INTER_NEAREST)[Y0:Y1, X0:X1]
+        mask &= cv2.dilate(regmask, np.ones((9, 9), np.uint8))
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        # to table mm at 1 px/mm
+        corners = np.array([[X0, Y0], [X1, Y0], [X1, Y1], [X0, Y1]], np.float64)
+        mm = self.cal.to_table(corners)
+        mx0, my0 = np.floor(mm.min(axis=0)) - 5
+        mx1, my1 = np.ceil(mm.max(axis=0)) + 5
+        t = np.array([[1, 0, -mx0], [0, 1, -my0], [0, 0, 1.0]])
+        o = np.array([[1, 0, X0], [0, 1, Y0], [0, 0, 1.0]])
+        hm = t @ self.cal.image_to_table @ o
+        size = (int(mx1 - mx0), int(my1 - my0))
+        if size[0] <= 0 or size[1] <= 0 or size[0] * size[1] > 4e6:
+            return []
+        top = cv2.warpPerspective(mask * 255, hm, size, flags=cv2.INTER_NEAREST)
+        cnts, _ = cv2.findContours(top, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        quads = []
+        area = CARD_W_MM * CARD_H_MM
+        for cnt in cnts:
+            if cv2.contourArea(cnt) < 0.25 * area:
+                continue
+            (cx, cy), (rw, rh), ang = cv2.minAreaRect(cnt)
+            if rw > rh:
+                rw, rh, ang = rh, rw, ang + 90
+            if rh > 1.6 * CARD_H_MM or rw > 1.6 * CARD_W_MM:
+                # several cards changed together: fall back to a card-sized box at each extreme
+                pass
+            a = math.radians(ang)
+            ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
+            pts = np.array([[cx + su * CARD_W_MM / 2 * ux + sv * CARD_H_MM / 2 * vx,
+                             cy + su * CARD_W_MM / 2 * uy + sv * CARD_H_MM / 2 * vy]
+                            for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+            pts += [mx0, my0]
+            quads.append(self.cal.to_image(pts))
+        return quads
+
+    def _rest_index(self, quad: np.ndarray, k_now: int) -> int:
+        """First frame after the last non-arm motion inside the card's footprint."""
+        sw, sh = self.size
+        m = np.zeros((sh, sw), np.uint8)
+        cv2.fillConvexPoly(m, np.round(quad * self.f).astype(np.int32), 1)
+        m = cv2.dilate(m, np.ones((3, 3), np.uint8)).astype(bool)
+        thr = max(2, int(0.02 * m.sum()))
+        first = k_now
+        for k, motion, _fg, _hands in reversed(self._hist):
+            if motion is None:
+                first = k  # nothing moved in this frame
+                continue
+            if int(np.count_nonzero(motion[m] > self.rest_threshold)) >= thr:
+                return k
+            first = k
+        return first
+
+    def _seat_of_arm_over(self, quad: np.ndarray) -> int | None:
+        sw, sh = self.size
+        m = np.zeros((sh, sw), np.uint8)
+        cv2.fillConvexPoly(m, np.round(quad * self.f).astype(np.int32), 1)
+        m = cv2.dilate(m, np.ones((5, 5), np.uint8)).astype(bool)
+        for _k, _motion, _fg, hands in reversed(self._hist):
+            if hands is None:
+                continue
+            best = None
+            for s, hm in hands:
+                c = int((hm & m).sum())
+                if c > 0 and s and (best is None or c > best[0]):
+                    best = (c, s)
+            if best is not None:
+                return best[1]
+        return None
+
+    def _gone_index(self, quad: np.ndarray, k_now: int) -> int:
+        """First frame in which the card's footprint had mostly changed."""
+        sw, sh = self.size
+        m = np.zeros((sh, sw), np.uint8)
+        cv2.fillConvexPoly(m, np.round(quad * self.f).astype(np.int32), 1)
+        m = m.astype(bool)
+        area = max(1, int(m.sum()))
+        first = k_now
+        for k, _motion, fg, _hands in reversed(self._hist):
+            if fg is None or (fg & m).sum() < 0.4 * area:
+                return first
+            first = k
+        return first
+
+    def _process(self, frame: Frame, small: np.ndarray, reg: np.ndarray, st,
+                 k: int) -> list[TableObservation]:
+        assert self._ref is not None and self._ref_full is not None
+        out: list[TableObservation] = []
+        img = frame.image
+        new_quads = self._card_quads(frame, reg, st)
+        new_dets: list[Detection] = []
+        for q in new_quads:
+            self.stats["reads"] += 1
+            d = self._read(img, q, self.deck)
+            if self.debug:
+                print("read", k, d, q.round(1).tolist())
+            if d.face_up and (d.code == UNKNOWN or d.confidence < self.min_conf):
+                continue
+            new_dets.append(d)
+        # model cards in this region: still there, covered, or gone?
+        sw, sh = self.size
+        for kn in list(self.model):
+            m = np.zeros((sh, sw), np.uint8)
+            cv2.fillConvexPoly(m, np.round(kn.quad * self.f).astype(np.int32), 1)
+            if not (m.astype(bool) & reg).any():
+                continue
+            same = [d for d in new_dets if d.code == kn.code and d.face_up == kn.face_up
+                    and np.linalg.norm(self.cal.to_table(np.array(d.corners)).mean(axis=0)
+                                       - [kn.x, kn.y]) < 25]
+            if same:
+                new_dets = [d for d in new_dets if d not in same]
+                continue
+            covered = False
+            for d in new_dets:
+                inter, _ = cv2.intersectConvexConvex(kn.quad.astype(np.float32),
+                                                     np.array(d.corners, np.float32))
+                if inter > 0.2 * abs(cv2.contourArea(kn.quad.astype(np.float32))):
+                    covered = True
+            if covered:
+                kn.top = False
+                continue
+            self.stats["reads"] += 1
+            still = self._read(img, kn.quad, self.deck)
+            if still.code == kn.code and still.face_up == kn.face_up:
+                continue
+            self.model.remove(kn)
+            if kn.zone in ("centre",) or self.layout.seat_of_zone(kn.zone) is None:
+                if kn.top and kn.code != UNKNOWN:
+                    gi = self._gone_index(kn.quad, k)
+                    if self.debug:
+                        print("gone", kn.code, still)
+                    out.append(TakeBackObs(kn.code, kn.x, kn.y, kn.zone,
+                                           self._times.get(gi, frame.t),
+                                           self._seat_of_arm_over(kn.quad)))
+            self._reveal_below(kn)
+        for d in new_dets:
+            kn = self._known_from(d)
+            q = kn.quad
+            ri = self._rest_index(q, k)
+            t_rest = self._times.get(ri, frame.t)
+            prior = [o for o in self.model if o.code == kn.code and kn.code != UNKNOWN]
+            from_zone = None
+            seat = None
+            if prior:
+                old = prior[-1]
+                self.model.remove(old)
+                if self.layout.seat_of_zone(old.zone) is not None:
+                    from_zone = old.zone
+                    seat = self.layout.seat_of_zone(old.zone)
+            if seat is None:
+                seat = self._seat_of_arm_over(q)
+            for o in self.model:
+                inter, _ = cv2.intersectConvexConvex(o.quad.astype(np.float32),
+                                                     q.astype(np.float32))
+                if inter > 0.05 * abs(cv2.contourArea(o.quad.astype(np.float32))):
+                    o.top = False
+            self.model.append(kn)
+            zone_seat = self.layout.seat_of_zone(kn.zone)
+            if zone_seat is not None and from_zone is None:
+                out.append(RevealObs(kn.code, kn.x, kn.y, kn.zone, zone_seat, t_rest))
+            else:
+                out.append(CardRestObs(kn.code, kn.x, kn.y, kn.angle, kn.zone, t_rest, seat,
+                                       from_zone, kn.face_up, kn.back))
+        # the table is understood here again: refresh the reference
+        x, y, w, h = (int(v) for v in st[:4])
+        sl = (slice(max(0, y - 1), y + h + 1), slice(max(0, x - 1), x + w + 1))
+        regd = cv2.dilate(reg.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        self._ref[regd] = small[regd]
+        f = self.f
+        Y0, Y1 = int(sl[0].start / f), int(min(img.shape[0], sl[0].stop / f + 1))
+        X0, X1 = int(sl[1].start / f), int(min(img.shape[1], sl[1].stop / f + 1))
+        full = cv2.resize(regd.astype(np.uint8), (img.shape[1], img.shape[0]),
+                          interpolation=cv2.INTER_NEAREST)[Y0:Y1, X0:X1].astype(bool)
+        self._ref_full[Y0:Y1, X0:X1][full] = img[Y0:Y1, X0:X1][full]
+        return out
+
+    def _reveal_below(self, gone: _Known) -> None:
+        """After a card left, the highest model card it covered is the top again."""
+        under = [o for o in self.model if cv2.intersectConvexConvex(
+            o.quad.astype(np.float32), gone.quad.astype(np.float32))[0] > 0]
+        if under:
+            under[-1].top = True

@@ -1,0 +1,1 @@
+"""One blueprint per dashboard area; each owns its page(s) and its /api/ routes."""
