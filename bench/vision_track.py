@@ -59,14 +59,16 @@ def run_game(seed: int, args) -> dict:
         obs.extend(tracker.update(frame))
         t_track += time.perf_counter() - t0
         truth = events
-    return score(truth, obs, args.fps) | {"seed": seed, "tilt": cam.tilt_deg, "cloth": look.cloth,
+    return score(truth, obs, args.fps, sim.visibility) | {"seed": seed, "tilt": cam.tilt_deg, "cloth": look.cloth,
                                           "track_s": t_track}
 
 
-def score(truth, obs, fps: float) -> dict:
+def score(truth, obs, fps: float, visibility: dict | None = None) -> dict:
     tol = 1 / fps + 1e-3
     used: set[int] = set()
-    res = {k: {"n": 0, "found": 0, "seat": 0, "time": 0} for k in KINDS}
+    res = {k: {"n": 0, "found": 0, "seat": 0, "time": 0, "n_visible": 0, "time_visible": 0}
+           for k in KINDS}
+    visibility = visibility or {}
     misses = []
     for ev in truth:
         if ev.kind not in KINDS:
@@ -89,6 +91,11 @@ def score(truth, obs, fps: float) -> dict:
         r["found"] += 1
         r["seat"] += int(o.seat == ev.seat)
         r["time"] += int(abs(o.t - ev.t) <= tol)
+        if visibility.get(id(ev), 1.0) >= 0.5:  # the card showed in its first resting frame
+            r["n_visible"] += 1
+            r["time_visible"] += int(abs(o.t - ev.t) <= tol)
+        else:
+            misses.append(f"(timing hidden: {ev.kind} {ev.code} dt={o.t - ev.t:+.3f})")
     extra = [f"{o.kind} {o.code} {o.zone} t={o.t:.3f}" for i, o in enumerate(obs)
              if i not in used and o.kind in KINDS]
     return {"kinds": res, "misses": misses, "extra": extra}
@@ -110,14 +117,16 @@ def main() -> None:
     ap.add_argument("--out", default="bench/vision_track.json")
     args = ap.parse_args()
     games = [run_game(args.seed + g, args) for g in range(args.games)]
-    tot = {k: {m: sum(g["kinds"][k][m] for g in games) for m in ("n", "found", "seat", "time")}
-           for k in KINDS}
-    card = {m: sum(tot[k][m] for k in KINDS) for m in ("n", "found", "seat", "time")}
+    ms = ("n", "found", "seat", "time", "n_visible", "time_visible")
+    tot = {k: {m: sum(g["kinds"][k][m] for g in games) for m in ms} for k in KINDS}
+    card = {m: sum(tot[k][m] for k in KINDS) for m in ms}
     summary = {
         "card_events": card["n"],
         "found_pct": round(100 * card["found"] / max(1, card["n"]), 2),
         "seat_right_pct_of_found": round(100 * card["seat"] / max(1, card["found"]), 2),
         "time_within_frame_pct_of_found": round(100 * card["time"] / max(1, card["found"]), 2),
+        "time_within_frame_pct_card_visible_at_rest": round(
+            100 * card["time_visible"] / max(1, card["n_visible"]), 2),
         "by_kind": tot,
         "false_observations": sum(len(g["extra"]) for g in games),
     }

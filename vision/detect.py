@@ -160,7 +160,8 @@ def _card_like(quad: np.ndarray) -> tuple[bool, float, float]:
     return 0.45 < ratio < 0.95, short, long_
 
 
-def _corner_hypotheses(poly: np.ndarray, short: float, long_: float, mask: np.ndarray) -> list[np.ndarray]:
+def _corner_hypotheses(poly: np.ndarray, short: float, long_: float, mask: np.ndarray,
+                       from_edges: bool = False) -> list[np.ndarray]:
     """Card rectangles anchored on the right-angled convex corners of a blob's outline."""
     out: list[np.ndarray] = []
     n = len(poly)
@@ -184,7 +185,10 @@ def _corner_hypotheses(poly: np.ndarray, short: float, long_: float, mask: np.nd
         cross = u1[0] * u2[1] - u1[1] * u2[0]
         if np.sign(cross) == area_sign:  # concave corner
             continue
-        for a, b in ((short, long_), (long_, short)):
+        sizes = [(short, long_), (long_, short)]
+        if from_edges:  # scale unknown: one of the two visible edges may be a whole card side
+            sizes += [(l1, l1 / ASPECT), (l1, l1 * ASPECT), (l2 / ASPECT, l2), (l2 * ASPECT, l2)]
+        for a, b in sizes:
             quad = np.array([v, v + u1 * a, v + u1 * a + u2 * b, v + u2 * b], dtype=np.float32)
             # mostly inside the blob?
             pts = quad.mean(axis=0) * 0.5 + quad * 0.5  # the inner half of the rectangle
@@ -248,18 +252,19 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
             short_ = long_ = 0.0
         for cnt, k in merged:
             s_, l_ = short_, long_
-            if s_ <= 0:  # no scale known: take it from the blob's narrower extent
+            scales: tuple[float, ...] = (1.0,)
+            if s_ <= 0:  # no scale known: the blob's narrower extent bounds the card's width
                 (_, _), (rw, rh), _ = cv2.minAreaRect(cnt)
                 s_ = min(rw, rh)
                 l_ = s_ / ASPECT
                 if max(rw, rh) < l_ * 0.9:
                     l_ = max(rw, rh)
                     s_ = l_ * ASPECT
-            peri = cv2.arcLength(cnt, True)
+                scales = (1.0, 0.94, 0.88)
             poly = cv2.approxPolyDP(cnt, max(2.0, 0.04 * s_), True).reshape(-1, 2).astype(np.float32)
-            for quad in _corner_hypotheses(poly, s_, l_, filled):
-                out.append(Candidate(quad / f, False, k))
-            _ = peri
+            for sc in scales:
+                for quad in _corner_hypotheses(poly, s_ * sc, l_ * sc, filled, len(scales) > 1 and sc == 1.0):
+                    out.append(Candidate(quad / f, False, k))
     return out
 
 

@@ -37,7 +37,17 @@ def _largest_card_quad(image: np.ndarray) -> np.ndarray | None:
     small = cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     b, g, r = cv2.split(cv2.GaussianBlur(small, (5, 5), 0))
     lo = cv2.min(cv2.min(b, g), r)
-    _, mask = cv2.threshold(lo, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    otsu, _ = cv2.threshold(lo, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # Otsu first; on a pale or vignetted background try stricter levels until a card shows
+    for thr in [otsu] + [float(np.percentile(lo, p)) for p in (50, 60, 70, 80)]:
+        quad = _bright_quad(lo, thr)
+        if quad is not None:
+            return quad / f
+    return None
+
+
+def _bright_quad(lo: np.ndarray, thr: float) -> np.ndarray | None:
+    _, mask = cv2.threshold(lo, thr, 255, cv2.THRESH_BINARY)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not cnts:
@@ -55,7 +65,9 @@ def _largest_card_quad(image: np.ndarray) -> np.ndarray | None:
         return None
     if cv2.contourArea(cnt) < 0.8 * cv2.contourArea(quad):
         return None
-    return quad / f
+    if cv2.contourArea(quad) > 0.9 * lo.shape[0] * lo.shape[1]:  # no card: the whole frame
+        return None
+    return quad
 
 
 def rectify_card(image: np.ndarray, corners: np.ndarray, px_per_mm: float = STORE_PX_PER_MM) -> np.ndarray:

@@ -220,7 +220,8 @@ def _match(pic: np.ndarray, t: _Templates) -> _Match:
     conf = float(min(1.0, conf / 0.5))
     if s1 > 0.03:  # nothing fits well: not a card of this deck, or unreadable
         conf *= max(0.0, 1.0 - (s1 - 0.03) / 0.03)
-    conf *= max(0.0, min(1.0, (1.0 - covered) / 0.5))  # less than half showing: little trust
+    # a card mostly hidden is not trusted: at 60 % covered the confidence is already zero
+    conf *= max(0.0, min(1.0, (0.6 - covered) / 0.3))
     return _Match(code, back, rot, conf, covered, s1)
 
 

@@ -214,6 +214,8 @@ class SimTable:
         self.duration = duration if duration is not None else last + 2.0
         self.events: list[TableObservation] = []
         self._pending: list[TableObservation] = []
+        # id(event) -> fraction of the card visible in the frame the event happened
+        self.visibility: dict[int, float] = {}
 
     # -- state helpers used by the motions
 
@@ -243,6 +245,7 @@ class SimTable:
         n_frames = int(round(self.duration * self.fps))
         pending = list(self.actions)
         active: list[_Motion] = []
+        n_seen = 0
         for k in range(n_frames + 1):
             t = self.t0 + k / self.fps
             while pending and pending[0].t <= t:
@@ -266,6 +269,10 @@ class SimTable:
                                           c.z, key=c.key))
             res = self.renderer.render(cards, hands, self.rng)
             self.last_render = res
+            vis = {c.code: c.visible for c in res.cards}
+            for ev in self.events[n_seen:]:
+                self.visibility[id(ev)] = vis.get(getattr(ev, "code", None), 0.0)
+            n_seen = len(self.events)
             yield Frame(res.image, t, k), list(self.events)
 
     def _step(self, m: _Motion, t: float, poses: dict[int, CardPose],

@@ -302,8 +302,68 @@ class Tracker:
                              cy + su * CARD_W_MM / 2 * uy + sv * CARD_H_MM / 2 * vy]
                             for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
             pts += [mx0, my0]
+            c = pts.mean(axis=0)
             quads.append(self.cal.to_image(pts))
+            quads.extend(self._fit_card(frame.image, float(c[0]), float(c[1])))
         return quads
+
+    def _fit_card(self, image: np.ndarray, cx: float, cy: float) -> list[np.ndarray]:
+        """Card rectangles (table mm) whose outline best follows the picture's edges near (cx, cy).
+
+        The top card of a pile shows its whole outline: search angle and position for the
+        card-sized rectangle with the strongest edges along it (coarse, then fine). Returns the
+        best fit and the best one turned 90 degrees from it, as image quads.
+        """
+        s = 2.0  # px per mm of the top-down picture
+        r = 75.0
+        x0, y0 = cx - r, cy - r
+        t = np.array([[s, 0, -x0 * s], [0, s, -y0 * s], [0, 0, 1.0]])
+        n = int(2 * r * s)
+        top = cv2.warpPerspective(image, t @ self.cal.image_to_table, (n, n),
+                                  flags=cv2.INTER_LINEAR)
+        g = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        g = cv2.GaussianBlur(g, (3, 3), 0)
+        mag = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
+        mag = cv2.GaussianBlur(mag, (5, 5), 0)
+        # outline samples of a card centred at 0 (mm), away from the rounded corners
+        hw, hh = CARD_W_MM / 2, CARD_H_MM / 2
+        us = np.linspace(-hw + 4, hw - 4, 14)
+        vs = np.linspace(-hh + 4, hh - 4, 20)
+        pts = np.concatenate([np.column_stack([us, np.full_like(us, -hh)]),
+                              np.column_stack([us, np.full_like(us, hh)]),
+                              np.column_stack([np.full_like(vs, -hw), vs]),
+                              np.column_stack([np.full_like(vs, hw), vs])])
+
+        def scores(angles, dxs, dys):
+            a = np.radians(angles)[:, None, None, None]
+            px, py = pts[:, 0], pts[:, 1]
+            X = (r + dxs[None, :, None, None] + px * np.cos(a) - py * np.sin(a)) * s
+            Y = (r + dys[None, None, :, None] + px * np.sin(a) + py * np.cos(a)) * s
+            X = np.clip(X.round().astype(int), 0, n - 1)
+            Y = np.clip(Y.round().astype(int), 0, n - 1)
+            v = mag[Y, X]
+            # every side must show: the weakest quarter of the samples decides
+            return np.sort(v, axis=-1)[..., len(pts) // 4: len(pts) // 2].mean(axis=-1)
+
+        angles = np.arange(0, 180, 5.0)
+        sh = np.arange(-14, 14.1, 2.0)
+        sc = scores(angles, sh, sh)
+        i, j, k = np.unravel_index(int(np.argmax(sc)), sc.shape)
+        best_a, bx, by = angles[i], sh[j], sh[k]
+        fa = best_a + np.arange(-4, 4.1, 1.0)
+        fs = np.arange(-2, 2.1, 0.5)
+        sc2 = scores(fa, bx + fs, by + fs)
+        i, j, k = np.unravel_index(int(np.argmax(sc2)), sc2.shape)
+        ang, fx, fy = fa[i], bx + fs[j], by + fs[k]
+        out = []
+        for a_deg in (ang, ang + 90):
+            a = math.radians(a_deg)
+            ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
+            c = np.array([cx + fx, cy + fy])
+            q = np.array([c + su * hw * np.array([ux, uy]) + sv * hh * np.array([vx, vy])
+                          for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+            out.append(self.cal.to_image(q))
+        return out
 
     def _rest_index(self, quad: np.ndarray, k_now: int) -> int:
         """First frame after the last non-arm motion inside the card's footprint."""
@@ -322,13 +382,13 @@ class Tracker:
             first = k
         return first
 
-    def _seat_of_arm_over(self, quad: np.ndarray) -> int | None:
+    def _seat_of_arm_over(self, quad: np.ndarray, before: int | None = None) -> int | None:
         sw, sh = self.size
         m = np.zeros((sh, sw), np.uint8)
         cv2.fillConvexPoly(m, np.round(quad * self.f).astype(np.int32), 1)
         m = cv2.dilate(m, np.ones((5, 5), np.uint8)).astype(bool)
         for _k, _motion, _fg, hands in reversed(self._hist):
-            if hands is None:
+            if hands is None or (before is not None and _k > before):
                 continue
             best = None
             for s, hm in hands:
@@ -360,14 +420,21 @@ class Tracker:
         img = frame.image
         new_quads = self._card_quads(frame, reg, st)
         new_dets: list[Detection] = []
-        for q in new_quads:
-            self.stats["reads"] += 1
-            d = self._read(img, q, self.deck)
-            if self.debug:
-                print("read", k, d, q.round(1).tolist())
-            if d.face_up and (d.code == UNKNOWN or d.confidence < self.min_conf):
-                continue
-            new_dets.append(d)
+        for g in range(0, len(new_quads), 3):  # diff box, edge fit, edge fit turned
+            best: Detection | None = None
+            for q in new_quads[g + 1:g + 3] + new_quads[g:g + 1]:
+                self.stats["reads"] += 1
+                d = self._read(img, q, self.deck)
+                if self.debug:
+                    print("read", k, d.code, d.face_up, round(d.confidence, 3), q.round(1).tolist())
+                if d.code == UNKNOWN and d.back is None:
+                    continue
+                if d.confidence < self.min_conf:
+                    continue
+                if best is None or d.confidence > best.confidence + 0.05:
+                    best = d
+            if best is not None:
+                new_dets.append(best)
         # model cards in this region: still there, covered, or gone?
         sw, sh = self.size
         for kn in list(self.model):
@@ -381,12 +448,7 @@ class Tracker:
             if same:
                 new_dets = [d for d in new_dets if d not in same]
                 continue
-            covered = False
-            for d in new_dets:
-                inter, _ = cv2.intersectConvexConvex(kn.quad.astype(np.float32),
-                                                     np.array(d.corners, np.float32))
-                if inter > 0.2 * abs(cv2.contourArea(kn.quad.astype(np.float32))):
-                    covered = True
+            covered = any(self._overlap(kn.quad, np.array(d.corners)) > 0.2 for d in new_dets)
             if covered:
                 kn.top = False
                 continue
@@ -419,11 +481,9 @@ class Tracker:
                     from_zone = old.zone
                     seat = self.layout.seat_of_zone(old.zone)
             if seat is None:
-                seat = self._seat_of_arm_over(q)
+                seat = self._seat_of_arm_over(q, ri)
             for o in self.model:
-                inter, _ = cv2.intersectConvexConvex(o.quad.astype(np.float32),
-                                                     q.astype(np.float32))
-                if inter > 0.05 * abs(cv2.contourArea(o.quad.astype(np.float32))):
+                if self._overlap(o.quad, q) > 0.05:
                     o.top = False
             self.model.append(kn)
             zone_seat = self.layout.seat_of_zone(kn.zone)
@@ -445,9 +505,21 @@ class Tracker:
         self._ref_full[Y0:Y1, X0:X1][full] = img[Y0:Y1, X0:X1][full]
         return out
 
+    def _overlap(self, a: np.ndarray, b: np.ndarray) -> float:
+        """Fraction of quad a (image px) that quad b covers, measured on a small mask."""
+        pts = np.concatenate([a, b])
+        o = pts.min(axis=0)
+        sc = 0.5
+        size = np.ceil((pts.max(axis=0) - o) * sc).astype(int) + 2
+        ma = np.zeros((size[1], size[0]), np.uint8)
+        mb = np.zeros_like(ma)
+        cv2.fillConvexPoly(ma, np.round((a - o) * sc).astype(np.int32), 1)
+        cv2.fillConvexPoly(mb, np.round((b - o) * sc).astype(np.int32), 1)
+        na = int(ma.sum())
+        return float((ma & mb).sum()) / na if na else 0.0
+
     def _reveal_below(self, gone: _Known) -> None:
         """After a card left, the highest model card it covered is the top again."""
-        under = [o for o in self.model if cv2.intersectConvexConvex(
-            o.quad.astype(np.float32), gone.quad.astype(np.float32))[0] > 0]
+        under = [o for o in self.model if self._overlap(o.quad, gone.quad) > 0]
         if under:
             under[-1].top = True

@@ -15,6 +15,7 @@ from typing import Any
 
 from referee.rules.events import (
     CardPlaced,
+    Clock,
     CardTakenBack,
     Deal,
     Event,
@@ -36,7 +37,7 @@ CAMERA = (CardPlaced, CardTakenBack)
 class Simulator:
     """Seeded Wig Out players. kw: ``mistakes`` (chance of an illegal move per action)."""
 
-    def __init__(self, header: MatchHeader, seed: int, mistakes: float = 0.08,
+    def __init__(self, header: MatchHeader, seed: int, mistakes: float = 0.25,
                  uncounted_rounds: float = 0.25) -> None:
         self.header = header
         self.rng = random.Random(seed)
@@ -64,7 +65,8 @@ class Simulator:
     def events(self) -> Iterator[Event]:
         t = 1.0
         for r in range(int(self.opts["rounds"])):
-            t = self._round(t, r)
+            t = self._round(t + 0.1 * len(self.seats) * 7, r)
+        self._emit(Clock(t), None)  # the table's ticker: the last deadlines fire
         # Camera events arrive in capture order, a little late; presses and the dashboard at once.
         self._events.sort(key=lambda x: (x[0], x[1]))
         arrivals: list[tuple[float, int, Event, str | None]] = []
@@ -101,6 +103,11 @@ class Simulator:
         counted = rng.random() >= self.uncounted
         counts = {f"hand:{s}": size for s in self.seats} if counted else {}
         counts["draw"] = len(deck)
+        # The dealer deals one card at a time; the camera sees each leave the deck (no verdict).
+        for i in range(size):
+            for s in self.seats:
+                self._emit(CardPlaced(t - 0.9 * size * n / 10 + 0.09 * (i * n + s), s, "?",
+                                      Place("hand", s), Place("draw")), None)
         self._emit(Deal(t, layout=layout, counts=counts, dealer=self.seats[r % n]), None)
         t += 2.0
         self._emit(RoundStart(t), None)
@@ -145,6 +152,8 @@ class Simulator:
                     busy = 1.5
                 heapq.heappush(free, (now + busy, s))
                 continue
+            if (match or pairs) and deck and rng.random() < 0.3:
+                match, pairs = [], []  # overlooked a match: draws instead
             if match:
                 p = rng.choice(match)
                 card = piles[p][0]
@@ -215,9 +224,15 @@ class Simulator:
         return t + 3.0
 
     def _counts(self, t: float, hands: dict[int, list[str]], exclude: int | None) -> float:
+        # Each player lays the cards left face down in their zone; the camera counts them and
+        # the dashboard takes the camera's count (hand_count without a value) or a typed one.
         for o in self.seats:
             if o != exclude:
-                self._emit(ManualEntry(t, "hand_count", o, len(hands[o])), "legal")
+                for _ in hands[o]:
+                    self._emit(CardPlaced(t, o, "?", Place("zone", o), Place("hand", o)), "legal")
+                    t += 0.25
+                value = None if self.rng.random() < 0.7 else len(hands[o])
+                self._emit(ManualEntry(t, "hand_count", o, value), "legal")
                 t += 0.7
         return t
 

@@ -298,7 +298,7 @@ class SpiteAndMalice(Game):
         if wins >= int(self.opts["games_to_win"]):
             self.over = True
             self.winner = seat
-            return [self.info(e.t, seat, f"wins the match with {wins} games", reason="match")]
+            return [self.info(e.t, seat, f"wins the match with {wins} game{'' if wins == 1 else 's'}", reason="match")]
         return []
 
     def _store(self, e: CardPlaced, seat: int, v: int) -> list[Verdict]:

@@ -71,6 +71,7 @@ class WigOut(Game):
         self.stop_t: float | None = None  # play stopped at: cards later than this + grace are late
         self.counts: dict[int, int] | None = None  # awaiting hand counts at the round's end
         self.penalties: dict[int, int] = {s: 0 for s in self.seat_numbers}
+        self.zone: dict[int, int] = {}  # cards laid face down in each seat zone after the round
 
     # --- rounds ----------------------------------------------------------------------------
 
@@ -85,6 +86,7 @@ class WigOut(Game):
         self.stop_t = None
         self.counts = None
         self.penalties = {s: 0 for s in self.seat_numbers}
+        self.zone = {}
         self.cancel_all()
 
     def on_deal(self, e: Deal) -> list[Verdict]:
@@ -223,6 +225,8 @@ class WigOut(Game):
                     given[s] = n
         elif isinstance(v, int) and not isinstance(v, bool) and e.seat in self._seats:
             given[e.seat] = v  # type: ignore[index]
+        elif v is None and e.seat in self._seats:
+            given[e.seat] = self.zone.get(e.seat, 0)  # type: ignore[arg-type]  # camera's count
         given = {s: n for s, n in given.items() if 0 <= n <= 60}
         if not given:
             return [self.ignored(e, e.seat, "a hand count needs a seat and a number 0 to 60")]
@@ -251,6 +255,12 @@ class WigOut(Game):
                 return [self.ignored(e, seat, "draws count only during a round")]
             self._drew(seat, 1)
             return [self.legal(e, seat, "draws a card")]
+        if area == "zone":
+            if seat is None or e.to.seat != seat or self.playing or self.round == 0:
+                return [self.ignored(e, seat, f"a card at {e.to} is counted only after a round")]
+            self.zone[seat] = self.zone.get(seat, 0) + 1
+            return [self.legal(e, seat, f"lays a card face down to be counted "
+                               f"({self.zone[seat]})")]
         if area != "pile" or e.to.index is None:
             return [self.ignored(e, seat, f"a card at {e.to} has no meaning in Wig Out")]
         code = e.card

@@ -67,7 +67,7 @@ class Wonky(Game):
             0.0, "a tilt smaller than this is a shake, not a fall (0: every tilt is a fall)", 0,
             100,
         ),
-        "games_to_win": Option(3, "the match goes to the first seat that wins this many games",
+        "games_to_win": Option(5, "the match goes to the first seat that wins this many games",
                                1, 99),
     }
     manual_actions: ClassVar[dict[str, str]] = {
@@ -370,7 +370,7 @@ class Wonky(Game):
         if wins >= int(self.opts["games_to_win"]):
             self.over = True
             self.winner = seat
-            out.append(self.info(t, seat, f"wins the match with {wins} games", reason="match"))
+            out.append(self.info(t, seat, f"wins the match with {wins} game{'' if wins == 1 else 's'}", reason="match"))
         return out
 
     # --- falls -----------------------------------------------------------------------------

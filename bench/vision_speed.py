@@ -1,0 +1,95 @@
+"""Benchmark: tracker + recognition frames/s on one core, 1920x1080, ~30 cards (JSON report).
+
+    .venv/bin/python bench/vision_speed.py --out bench/vision_speed.json
+
+Frames are rendered first (rendering is not timed), then fed to one Tracker with OpenCV limited
+to one thread. "moving": frames in which cards slide and arms move (several seats at once);
+"still": the same table with nothing moving. Medians of per-frame times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.calibrate import calibrate  # noqa: E402
+from vision.layout import make_layout  # noqa: E402
+from vision.render import CameraSpec, Look  # noqa: E402
+from vision.sim_game import random_game  # noqa: E402
+from vision.sim_table import SimTable  # noqa: E402
+from vision.track import Tracker  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deck", default="standin")
+    ap.add_argument("--frames", type=int, default=60)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--out", default="bench/vision_speed.json")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    if args.deck == "standin":
+        from vision.sim_standin import StandInDeck
+        deck = StandInDeck()
+    else:
+        from vision.decks import get_deck
+        deck = get_deck(args.deck)
+    rng = np.random.default_rng(args.seed)
+    lay = make_layout(4)
+    initial, actions = random_game(lay, deck, rng, n_actions=14, pace_s=0.5)
+    sim = SimTable(lay, deck, actions, initial=initial, camera=CameraSpec(), look=Look.random(rng),
+                   rng=rng)
+    frames = []
+    for fr, _ in sim:
+        frames.append(fr)
+        if len(frames) >= 3 * args.frames:
+            break
+    n_cards = len(sim.last_render.cards)
+    cal = calibrate(frames[0].image, lay.table_w, lay.table_h)
+    tr = Tracker(deck, lay, cal)
+    times = []
+    for fr in frames:
+        t0 = time.perf_counter()
+        tr.update(fr)
+        times.append(time.perf_counter() - t0)
+    # moving: frames after the first second where the truth has arms on the table
+    moving = times[30:]
+    still_frames = [frames[0]] * args.frames
+    tr2 = Tracker(deck, lay, cal)
+    still = []
+    for i, fr in enumerate(still_frames):
+        f = type(fr)(fr.image, i / 30.0, i)
+        t0 = time.perf_counter()
+        tr2.update(f)
+        still.append(time.perf_counter() - t0)
+    still = still[10:]
+    rep = {
+        "cards_on_table": n_cards,
+        "size": list(frames[0].image.shape[:2][::-1]),
+        "moving_median_ms": round(1000 * float(np.median(moving)), 3),
+        "moving_fps_median": round(1 / float(np.median(moving)), 1),
+        "moving_p90_ms": round(1000 * float(np.percentile(moving, 90)), 3),
+        "moving_max_ms": round(1000 * float(np.max(moving)), 3),
+        "still_median_ms": round(1000 * float(np.median(still)), 3),
+        "still_fps_median": round(1 / float(np.median(still)), 1),
+        "reads": tr.stats["reads"],
+        "opencv": cv2.__version__, "threads": cv2.getNumThreads(),
+    }
+    Path(args.out).write_text(json.dumps(rep, indent=1))
+    print(json.dumps(rep, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,375 @@
+"""`referee demo`: a simulated table refereed live, with the dashboard. No Pi, no camera.
+
+Seeded simulated players (referee/sim) play a whole match. Their card moves are acted out on the
+simulated table (vision/sim_table.py): arms reach in, cards slide and land askew, and the frames
+go through the real vision pipeline (calibration from the corner markers, tracking, recognition),
+whose observations become table events (referee/observe.py). Pad presses go through gpiozero
+mock pins into the real slap-pad code. Everything meets in the real table service, which judges,
+buzzes (a recording buzzer), stores and serves the dashboard.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.rules import (
+    BlockAdded,
+    CardPlaced,
+    CardRevealed,
+    CardTakenBack,
+    Deal,
+    Event,
+    MatchHeader,
+    PadPress,
+    Place,
+    Seat,
+    Tilt,
+    TowerFell,
+)
+from referee.sim import make_simulator
+from referee.table import Table
+
+SEAT_NAMES = ["Ann", "Ben", "Cleo", "Dev", "Eli", "Fay"]
+COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"]
+VISION_KINDS = (CardPlaced, CardRevealed, CardTakenBack)
+PAD_PINS = [17, 27, 22, 23, 5, 6]
+HAND_SPEED_MM_S = 1400.0  # vision/sim_table.py's arm speed: used to time the arm's start
+
+
+class DemoClock:
+    """The table's clock for the demo: seconds since the demo began, times the speed."""
+
+    def __init__(self, speed: float) -> None:
+        self.speed = speed
+        self.origin = time.monotonic()
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return (time.monotonic() - self.origin) * self.speed + self.offset
+
+    def sleep_until(self, t: float, stop: threading.Event) -> bool:
+        """Wait until the clock reads t; False if stopped meanwhile."""
+        delay = (t - self()) / self.speed
+        return not stop.wait(delay) if delay > 0 else not stop.is_set()
+
+
+@dataclass
+class RoundPlan:
+    deal: Deal
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def end(self) -> float:
+        return self.events[-1].t if self.events else self.deal.t
+
+
+def split_rounds(events: list[Event]) -> list[RoundPlan]:
+    """The match's events cut at each deal (events before the first deal join the first round)."""
+    rounds: list[RoundPlan] = []
+    before: list[Event] = []
+    for ev in events:
+        if isinstance(ev, Deal):
+            rounds.append(RoundPlan(ev))
+        elif rounds:
+            rounds[-1].events.append(ev)
+        else:
+            before.append(ev)
+    if rounds:
+        rounds[0].events[:0] = before
+    return rounds
+
+
+def seats_for(n: int) -> list[dict[str, str]]:
+    return [{"name": SEAT_NAMES[i], "colour": COLOURS[i]} for i in range(n)]
+
+
+# --- acting the moves out on the simulated table -------------------------------------------------
+
+
+class PileSpots:
+    """Where pile N lies in the centre of the simulated table: a grid avoiding named spots."""
+
+    def __init__(self, layout: Any) -> None:
+        box = layout.centre_box
+        pitch_x, pitch_y = 100.0, 125.0
+        cols = max(1, int((box.w - 40) // pitch_x))
+        rows = max(1, int((box.h - 40) // pitch_y))
+        spots = []
+        for r in range(rows):
+            for c in range(cols):
+                x = box.cx + (c - (cols - 1) / 2) * pitch_x
+                y = box.cy + (r - (rows - 1) / 2) * pitch_y
+                if all(math.hypot(x - s.cx, y - s.cy) > 90 for s in layout.spots.values()):
+                    spots.append((x, y))
+        spots.sort(key=lambda p: math.hypot(p[0] - box.cx, p[1] - box.cy))
+        self.spots = spots or [(box.cx, box.cy)]
+
+    def __call__(self, number: int) -> tuple[float, float]:
+        return self.spots[(number - 1) % len(self.spots)]
+
+
+def _target(place: Place, layout: Any, piles: PileSpots) -> tuple[float, float] | None:
+    name = str(place)
+    if name in layout.spots:
+        box = layout.spots[name]
+        return box.cx, box.cy
+    if place.area == "pile" and place.index is not None:
+        return piles(place.index)
+    return None
+
+
+def _lead(layout: Any, seat: int, start: tuple[float, float] | None,
+          target: tuple[float, float]) -> float:
+    """Seconds from an arm starting to reach in until its card lands (as vision/sim_table.py)."""
+    s = layout.seat(seat)
+    edge = s.point(0.0, -40.0)
+    pick = start or edge
+    reach = 0.05 + math.dist(edge, pick) / HAND_SPEED_MM_S if start else 0.0
+    return reach + 0.12 + math.dist(pick, target) / HAND_SPEED_MM_S * 1.6
+
+
+def table_script(plan: RoundPlan, layout: Any, deck: Any, seats: int,
+                 back_colours: list[str]) -> tuple[list[Any], list[Any]]:
+    """(initial card poses, timed actions) that act out one round's card events."""
+    from vision.render import CardPose
+    from vision.sim_table import TableAction
+
+    piles = PileSpots(layout)
+    initial: list[Any] = []
+    for place_text, cards in plan.deal.layout.items():
+        place = Place.parse(place_text)
+        spot = _target(place, layout, piles)
+        if spot is None:
+            continue
+        angle = layout.seat(place.seat).card_angle_deg if place.seat else 0.0
+        for k, code in enumerate(cards):
+            initial.append(CardPose(deck, code, spot[0] + 2 * k, spot[1] - 2 * k, angle, z=k))
+    for place_text, n in plan.deal.counts.items():
+        place = Place.parse(place_text)
+        spot = _target(place, layout, piles)
+        if spot is None or place.seat is None or n <= 0 or place.seat > seats:
+            continue
+        back = back_colours[(place.seat - 1) % len(back_colours)]
+        angle = layout.seat(place.seat).card_angle_deg
+        initial.append(CardPose(deck, deck.codes[0], spot[0], spot[1], angle, face_up=False,
+                                back=back, z=0))
+    actions = []
+    for ev in plan.events:
+        seat = getattr(ev, "seat", None)
+        if not isinstance(ev, VISION_KINDS) or seat is None or not 1 <= seat <= seats:
+            continue
+        if isinstance(ev, CardPlaced):
+            target = _target(ev.to, layout, piles)
+            if target is None:
+                continue
+            src = str(ev.source) if ev.source is not None else None
+            start = _target(ev.source, layout, piles) if ev.source is not None else None
+            from_zone = src if src in layout.spots else None
+            t0 = ev.t - _lead(layout, seat, start if from_zone else None, target)
+            actions.append(TableAction(t0, "place", seat, ev.card, deck, from_zone=from_zone,
+                                       to_mm=target))
+        elif isinstance(ev, CardRevealed):
+            target = _target(ev.at, layout, piles)
+            if target is None or str(ev.at) not in layout.spots:
+                continue
+            t0 = ev.t - _lead(layout, seat, None, target)
+            actions.append(TableAction(t0, "reveal", seat, ev.card, deck, zone=str(ev.at)))
+        else:
+            start = _target(ev.at, layout, piles)
+            if start is None:
+                continue
+            t0 = ev.t - 0.05 - math.dist(layout.seat(seat).point(0.0, -40.0), start) / HAND_SPEED_MM_S
+            actions.append(TableAction(t0, "take_back", seat, ev.card, deck))
+    actions.sort(key=lambda a: a.t)
+    return initial, actions
+
+
+# --- the demo ------------------------------------------------------------------------------------
+
+
+class Demo:
+    """Runs simulated matches on a table service until stopped."""
+
+    def __init__(self, table: Table, game: str, seats: int, seed: int, speed: float,
+                 vision: bool, clock: DemoClock, camera_size: tuple[int, int] = (1280, 720),
+                 fps: float = 15.0, on_frame: Callable[[float], None] | None = None) -> None:
+        self.table, self.game, self.seats, self.seed = table, game, seats, seed
+        self.speed, self.vision, self.clock = speed, vision, clock
+        self.camera_size, self.fps = camera_size, fps
+        self.on_frame = on_frame
+        self.stop_event = threading.Event()
+        self.frames = 0
+        self._mock: Any = None
+        self._pads: Any = None
+
+    # pads through gpiozero's mock pins, like the real appliance's pads
+    def _open_pads(self) -> None:
+        from gpiozero.pins.mock import MockFactory
+
+        from hardware.pads import SlapPads
+
+        self._mock = MockFactory()
+        pins = {s: PAD_PINS[s - 1] for s in range(1, self.seats + 1)}
+        self._pads = SlapPads(pins, lambda seat, t: self.table.submit(PadPress(t, seat)),
+                              clock=self.clock, pin_factory=self._mock)
+
+    def _press(self, seat: int) -> None:
+        pin = self._mock.pin(PAD_PINS[seat - 1])
+        pin.drive_low()
+        threading.Timer(0.08 / self.speed, pin.drive_high).start()
+
+    def close(self) -> None:
+        self.stop_event.set()
+        if self._pads is not None:
+            self._pads.close()
+            self._mock.close()
+
+    def run(self, duration: float | None = None) -> None:
+        self._open_pads()
+        match_no = 0
+        end = None if duration is None else self.clock() + duration
+        while not self.stop_event.is_set() and (end is None or self.clock() < end):
+            self.play_match(self.seed + match_no, end)
+            match_no += 1
+            self.stop_event.wait(3.0 / self.speed)
+
+    def play_match(self, seed: int, end: float | None) -> None:
+        seats = seats_for(self.seats)
+        header = MatchHeader(self.game, tuple(Seat(i + 1, s["name"], s["colour"])
+                                               for i, s in enumerate(seats)))
+        events = list(make_simulator(header, seed).events())
+        self.table.setup(self.game, seats, {})
+        self.table.start()
+        rounds = split_rounds(events)
+        # the simulated match starts now on the table's clock
+        shift = self.clock() + 1.0 - (rounds[0].deal.t if rounds else 0.0)
+        for plan in rounds:
+            if self.stop_event.is_set() or (end is not None and self.clock() >= end):
+                break
+            self.play_round(plan, shift)
+        if not self.stop_event.is_set():
+            self.table.stop()
+
+    def play_round(self, plan: RoundPlan, shift: float) -> None:
+        plan = RoundPlan(_shifted(plan.deal, shift), [_shifted(e, shift) for e in plan.events])
+        direct = [e for e in plan.events if not (self.vision and isinstance(e, VISION_KINDS))]
+        if self.vision:
+            self._play_with_vision(plan, direct)
+        else:
+            self.table.submit(plan.deal)
+            self._dispatch(direct, math.inf)
+
+    def _dispatch(self, pending: list[Event], upto: float) -> list[Event]:
+        """Submit the events due by `upto` (waiting for each one's time); return the rest."""
+        while pending and pending[0].t <= upto:
+            ev = pending.pop(0)
+            if not self.clock.sleep_until(ev.t, self.stop_event):
+                return []
+            if isinstance(ev, PadPress):
+                self._press(ev.seat)
+            else:
+                self.table.submit(ev)
+        return pending
+
+    def _play_with_vision(self, plan: RoundPlan, direct: list[Event]) -> None:
+        import numpy as np
+
+        from referee.observe import Observer
+        from vision.annotate import AMBER, GREEN, RED, draw_cards, draw_notes, to_jpeg
+        from vision.calibrate import calibrate
+        from vision.decks import get_deck
+        from vision.layout import make_layout
+        from vision.render import CameraSpec, Look
+        from vision.sim_table import SimTable
+        from vision.track import Tracker
+
+        deck = get_deck(self.game)
+        layout = make_layout(self.seats, game=self.game)
+        backs = list(getattr(deck, "back_colours", COLOURS)) or COLOURS
+        initial, actions = table_script(plan, layout, deck, self.seats, backs)
+        lead = 1.0  # the camera runs a moment before the deal so the tracker sees it still
+        start = plan.deal.t - lead
+        sim = SimTable(layout, deck, actions, initial=initial,
+                       camera=CameraSpec(width=self.camera_size[0], height=self.camera_size[1],
+                                         tilt_deg=8.0),
+                       look=Look(), fps=self.fps, t0=start, duration=plan.end - start + 2.0,
+                       rng=np.random.default_rng(self.seed))
+        observer = Observer(self.game, self.seats)
+        tracker = None
+        pending = list(direct)
+        for frame, _truth in sim:
+            if self.stop_event.is_set():
+                return
+            if not self.clock.sleep_until(frame.t, self.stop_event):
+                return
+            pending = self._dispatch(pending, frame.t)
+            if tracker is None:
+                cal = calibrate(frame.image, layout.table_w, layout.table_h)
+                tracker = Tracker(deck, layout, cal)
+            for obs in tracker.update(frame):
+                for ev in observer.translate(obs):
+                    self.table.submit(ev)
+            self.frames += 1
+            if self.on_frame is not None:
+                self.on_frame(frame.t)
+            if self.frames % 3 == 0:
+                image = frame.image.copy()
+                cards = [(k.quad, k.code, GREEN if k.face_up else AMBER)
+                         for k in getattr(tracker, "model", [])]
+                draw_cards(image, cards)
+                recent = self.table.snapshot()["recent"][-3:]
+                draw_notes(image, [(v["text"][:90], RED if v["verdict"] in ("illegal", "late")
+                                    else WHITE_OR(v)) for v in recent])
+                self.table.set_frame(to_jpeg(image))
+        self._dispatch(pending, math.inf)
+
+
+def WHITE_OR(verdict: dict[str, Any]) -> tuple[int, int, int]:
+    return (60, 200, 60) if verdict.get("verdict") == "legal" else (255, 255, 255)
+
+
+def _shifted(ev: Event, shift: float) -> Any:
+    import dataclasses
+
+    return dataclasses.replace(ev, t=round(ev.t + shift, 4))
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from hardware.buzzer import RecordingBuzzer
+    from referee.rules.registry import find_game
+    from referee.store import MatchStore
+    from web import create_app
+    from web.server import serve
+
+    cls = find_game(args.game)
+    if not cls.min_seats <= args.seats <= cls.max_seats:
+        raise ValueError(f"{cls.title} is for {cls.min_seats} to {cls.max_seats} seats, "
+                         f"not {args.seats}")
+    clock = DemoClock(args.speed)
+    data = Path.home() / ".local" / "share" / "referee"
+    data.mkdir(parents=True, exist_ok=True)
+    store = MatchStore(data / "demo.sqlite3")
+    table = Table(store=store, buzzer=RecordingBuzzer(clock=clock), clock=clock)
+    table.start_ticker()
+    app = create_app(table, {"admin_pin": "1234"})
+    handle = serve(app, host=args.host, port=args.port)
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    print(f"Referee demo: {cls.title}, {args.seats} simulated players. Dashboard: "
+          f"http://{shown}:{args.port}/  (admin PIN 1234, Ctrl-C to stop)", flush=True)
+    demo = Demo(table, args.game, args.seats, args.seed, args.speed, not args.no_vision, clock)
+    try:
+        demo.run(args.duration)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        demo.close()
+        table.close()
+        handle.stop()
+    return 0
