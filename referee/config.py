@@ -49,8 +49,8 @@ class ConfigError(ValueError):
 class TableConfig:
     """The physical table: the playing area the camera sees, and the seats around it."""
 
-    width_mm: float = 800.0
-    height_mm: float = 800.0
+    width_mm: float = 1100.0
+    height_mm: float = 900.0
     seats: int = 4
 
 
@@ -265,7 +265,7 @@ def _table(raw: Mapping[str, Any], path: Path | None) -> TableConfig:
     return TableConfig(
         width_mm=s.number("width_mm", 100, 5000),
         height_mm=s.number("height_mm", 100, 5000),
-        seats=s.integer("seats", 2, 8),
+        seats=s.integer("seats", 2, 6),
     )
 
 

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from referee.rules import (
-    BlockAdded,
     CardPlaced,
     CardRevealed,
     CardTakenBack,
@@ -30,8 +29,6 @@ from referee.rules import (
     PadPress,
     Place,
     Seat,
-    Tilt,
-    TowerFell,
 )
 from referee.sim import make_simulator
 from referee.table import Table
@@ -281,14 +278,11 @@ class Demo:
     def _play_with_vision(self, plan: RoundPlan, direct: list[Event]) -> None:
         import numpy as np
 
-        from referee.observe import Observer
-        from vision.annotate import AMBER, GREEN, RED, draw_cards, draw_notes, to_jpeg
-        from vision.calibrate import calibrate
+        from referee.vision_loop import VisionLoop
         from vision.decks import get_deck
         from vision.layout import make_layout
         from vision.render import CameraSpec, Look
         from vision.sim_table import SimTable
-        from vision.track import Tracker
 
         deck = get_deck(self.game)
         layout = make_layout(self.seats, game=self.game)
@@ -301,38 +295,17 @@ class Demo:
                                          tilt_deg=8.0),
                        look=Look(), fps=self.fps, t0=start, duration=plan.end - start + 2.0,
                        rng=np.random.default_rng(self.seed))
-        observer = Observer(self.game, self.seats)
-        tracker = None
+        loop = VisionLoop(self.table, self.game, self.seats, deck, layout)
         pending = list(direct)
         for frame, _truth in sim:
-            if self.stop_event.is_set():
-                return
             if not self.clock.sleep_until(frame.t, self.stop_event):
                 return
             pending = self._dispatch(pending, frame.t)
-            if tracker is None:
-                cal = calibrate(frame.image, layout.table_w, layout.table_h)
-                tracker = Tracker(deck, layout, cal)
-            for obs in tracker.update(frame):
-                for ev in observer.translate(obs):
-                    self.table.submit(ev)
+            loop.process(frame)
             self.frames += 1
             if self.on_frame is not None:
                 self.on_frame(frame.t)
-            if self.frames % 3 == 0:
-                image = frame.image.copy()
-                cards = [(k.quad, k.code, GREEN if k.face_up else AMBER)
-                         for k in getattr(tracker, "model", [])]
-                draw_cards(image, cards)
-                recent = self.table.snapshot()["recent"][-3:]
-                draw_notes(image, [(v["text"][:90], RED if v["verdict"] in ("illegal", "late")
-                                    else WHITE_OR(v)) for v in recent])
-                self.table.set_frame(to_jpeg(image))
         self._dispatch(pending, math.inf)
-
-
-def WHITE_OR(verdict: dict[str, Any]) -> tuple[int, int, int]:
-    return (60, 200, 60) if verdict.get("verdict") == "legal" else (255, 255, 255)
 
 
 def _shifted(ev: Event, shift: float) -> Any:

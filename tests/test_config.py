@@ -23,7 +23,7 @@ def write(tmp_path: Path, text: str) -> Path:
 
 def test_defaults_without_a_file() -> None:
     c = load_config(None)
-    assert c.table.seats == 4 and c.table.width_mm == 800.0
+    assert c.table.seats == 4 and c.table.width_mm == 1100.0
     assert c.camera.source == "picamera" and (c.camera.width, c.camera.height, c.camera.fps) == (
         1280,
         720,

@@ -17,6 +17,7 @@ from referee.rules.match import MatchHeader
 from referee.sim import make_simulator
 
 SEEDS = [1, 2, 3]
+MIN_EVENTS = 2000  # per test case: thousands of simulated moves
 COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"]
 
 
@@ -26,39 +27,34 @@ def header_for(game: str, seats: int) -> MatchHeader:
     )
 
 
-@pytest.mark.parametrize("game", game_names())
-@pytest.mark.parametrize("seed", SEEDS)
-def test_live_equals_replay_and_scores_equal_recount(game: str, seed: int) -> None:
-    seats = 2 + seed % 3
+def check_one_match(game: str, seats: int, seed: int) -> tuple[int, set[str]]:
+    """Live vs replay vs recount for one simulated match; returns (events, rulings seen)."""
     header = header_for(game, seats)
     sim = make_simulator(header, seed)
     live = Match(header)
     log = io.StringIO()
     log.write(header_line(header) + "\n")
     live_verdicts = []
-    n_events = 0
     for ev in sim.events():
         live_verdicts.append([v.to_dict() for v in live.apply(ev)])
         log.write(event_line(ev) + "\n")
-        n_events += 1
     outcome = sim.outcome()
-    assert n_events >= 1000, f"{game}: the simulator made only {n_events} events"
 
     # Replay the written log: identical verdicts, event by event.
     log.seek(0)
     replay_header, events = read_log_stream(log)
     replay = Match(replay_header)
     replay_verdicts = [[v.to_dict() for v in replay.apply(ev)] for ev in events]
-    assert replay_verdicts == live_verdicts
+    assert replay_verdicts == live_verdicts, f"{game} seed {seed}: replay differs from live"
 
     # The scores equal the simulator's independent recount.
     standings = live.standings()
-    assert standings["totals"] == outcome.totals
+    assert standings["totals"] == outcome.totals, f"{game} seed {seed}"
     if outcome.rounds:
-        assert standings["rounds"] == outcome.rounds
+        assert standings["rounds"] == outcome.rounds, f"{game} seed {seed}"
 
     # The core agrees with what the simulator meant by each move it was sure of.
-    rulings = {}
+    rulings: dict[int, set[str]] = {}
     for v in live.verdicts:
         if v.event is not None:
             rulings.setdefault(v.event, set()).add(v.ruling)
@@ -67,6 +63,19 @@ def test_live_equals_replay_and_scores_equal_recount(game: str, seed: int) -> No
         for i, want in outcome.intended.items()
         if want not in rulings.get(i, set())
     }
-    assert not disagreements, json.dumps(dict(list(disagreements.items())[:10]))
-    kinds = {r for rs in rulings.values() for r in rs}
+    assert not disagreements, f"{game} seed {seed}: " + json.dumps(
+        dict(list(disagreements.items())[:10]))
+    return len(live_verdicts), {r for rs in rulings.values() for r in rs}
+
+
+@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("seed", SEEDS)
+def test_live_equals_replay_and_scores_equal_recount(game: str, seed: int) -> None:
+    """Whole seeded matches until the simulated players have made thousands of moves."""
+    total, kinds, match_no = 0, set(), 0
+    while total < MIN_EVENTS:
+        n, seen = check_one_match(game, 2 + (seed + match_no) % 3, seed * 1000 + match_no)
+        total += n
+        kinds |= seen
+        match_no += 1
     assert {"legal", "illegal"} <= kinds, f"{game}: the simulator made no illegal moves"

@@ -17,7 +17,7 @@ import numpy as np
 from vision.decks import Deck, get_deck
 from vision.decks.base import card_size_px
 from vision.decks.user import STORE_PX_PER_MM, save_enrolled
-from vision.detect import ASPECT, estimate_cloth, find_candidates, foreground_mask, order_clockwise
+from vision.detect import ASPECT, find_candidates, order_clockwise
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 

@@ -19,7 +19,6 @@ frame in which it lay still at its final place.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 

@@ -71,7 +71,7 @@ class _Group:
 class Simulator:
     """Seeded Slap Wacky players. kw: ``mistakes`` (chance of an illegal move per action)."""
 
-    def __init__(self, header: MatchHeader, seed: int, mistakes: float = 0.12) -> None:
+    def __init__(self, header: MatchHeader, seed: int, mistakes: float = 0.3) -> None:
         self.header = header
         self.rng = random.Random(seed)
         self.opts = resolve_options(find_game(header.game).all_options(), header.options)
@@ -82,6 +82,10 @@ class Simulator:
         self._seq = 0
         self._outcome = SimOutcome(totals={s: 0 for s in self.seats})
         self.wins = {s: 0 for s in self.seats}
+        # seat -> when a pattern it completed was last blocked: a press soon after would race it
+        self.blocked_at: dict[int, float] = {}
+        # seat -> its last press: no card of its own may complete a pattern within grace after
+        self.last_press: dict[int, float] = {}
 
     def _emit(self, ev: Event, intended: str | None) -> None:
         self._seq += 1
@@ -128,7 +132,7 @@ class Simulator:
         deck = _deck()
         rng.shuffle(deck)
         hands: dict[int, list[str]] = {s: [] for s in self.seats}
-        for i in range(5):
+        for _ in range(5):
             for s in self.seats:
                 hands[s].append(deck.pop())
                 self._emit(CardPlaced(self._t(t), s, "?", Place("hand", s), Place("draw")), None)
@@ -155,6 +159,7 @@ class Simulator:
             if kind == "press":
                 g: _Group = data
                 owes.pop(s, None)
+                self.last_press[s] = now
                 if not (g.complete() and g.owner == s and g.press_t == now):
                     # Blocked before the slap (or a stale plan): a wrong slap.
                     bt = getattr(g, "block_t", -1.0)
@@ -218,6 +223,7 @@ class Simulator:
                     if g.owner is not None and g.press_t is not None:
                         g.block_t = now  # type: ignore[attr-defined]
                         owner = g.owner
+                        self.blocked_at[owner] = now
                         if now < g.press_t - 0.3 and rng.random() < 0.7:
                             # The owner sees the block in time and does not slap.
                             owes.pop(owner, None)
@@ -258,7 +264,7 @@ class Simulator:
         """Legal moves as (priority, code, group or None for a new group, position)."""
         out: list[tuple[int, str, _Group | None, int]] = []
         in_play = {g.pattern for g in groups.values()}
-        for code in set(hand):
+        for code in sorted(set(hand)):
             if code == "BLOCK":
                 for g in groups.values():
                     if g.visible("BLOCK"):
@@ -268,7 +274,7 @@ class Simulator:
                         pri = 3 if g.owner not in (None, s) else 0
                         out.append((pri, code, g, self.rng.choice(qs)))
                 continue
-            if s in owes:
+            if s in owes or now - self.last_press.get(s, -9.0) < 0.3:
                 continue  # slap first, then complete another pattern
             if code == "WILD":
                 for g in groups.values():
@@ -308,8 +314,9 @@ class Simulator:
         """An illegal card (taken back after the buzz) or a wrong slap. False: none made."""
         rng = self.rng
         roll = rng.random()
-        if roll < 0.15 and s not in owes:
+        if roll < 0.15 and s not in owes and now - self.blocked_at.get(s, -9.0) > 1.0:
             self._emit(PadPress(now, s), "illegal")
+            self.last_press[s] = now
             return True
         code = rng.choice(hand)
         gs = [g for g in groups.values() if g.owner is None]

@@ -61,6 +61,13 @@ class Simulator:
         self.intended: dict[int, str] = {}
         self.rounds: list[dict[int, int]] = []
         self.t = 0.0
+        self.draw: list[str] = []
+        self.discard: list[str] = []
+        self.stacks: dict[int, list[str]] = {}
+        self.up: dict[int, str | None] = {}
+        self.hands: dict[int, list[str]] = {}
+        self.stores: dict[int, list[list[str]]] = {}
+        self.piles: dict[int, list[str]] = {}
 
     # --- output ----------------------------------------------------------------------------
 
@@ -106,14 +113,14 @@ class Simulator:
         rng.shuffle(bordered)
         rng.shuffle(plain)
         self.stacks = {s: [bordered.pop() for _ in range(self.stack_size)] for s in seats}
-        self.up: dict[int, str | None] = {s: self.stacks[s].pop() for s in seats}
+        self.up = {s: self.stacks[s].pop() for s in seats}
         self.draw = bordered + plain  # the non-bordered cards on top
-        self.discard: list[str] = []
+        self.discard = []
         self.hands = {s: [self.draw.pop() for _ in range(4)] for s in seats}
-        self.stores: dict[int, list[list[str]]] = {s: [[], [], [], []] for s in seats}
-        self.piles: dict[int, list[str]] = {}
+        self.stores = {s: [[], [], [], []] for s in seats}
+        self.piles = {}
         dealer = (number - 1) % self.n + 1
-        layout = {f"up:{s}": (self.up[s] or "",) for s in seats}
+        layout: dict[str, tuple[str, ...]] = {f"up:{s}": (self.up[s] or "",) for s in seats}
         counts = {**{f"stack:{s}": len(self.stacks[s]) for s in seats},
                   **{f"hand:{s}": 4 for s in seats}}
         self._emit(Deal(self._tick(), layout=layout, counts=counts, dealer=dealer), "legal")
@@ -285,8 +292,10 @@ class Simulator:
                 continue
             self.hands[other].remove(wild)
             self.discard.append(wild)
-            if self.rng.random() < 0.3:
-                t = round(build_t - self.grace / 2, 3)  # camera stamped it just before the play
+            if self.rng.random() < 0.3 and self.t - build_t < 1.5:
+                # the camera stamped it just before the play it answers (the log allows lines
+                # up to 2 s behind the latest one, so only right after that play)
+                t = round(build_t - self.grace / 2, 3)
             else:
                 t = self._tick(0.1, 0.6)
             self._emit(CardPlaced(t, seat=other, card=wild, to=Place("discard"),

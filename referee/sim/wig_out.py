@@ -15,8 +15,8 @@ from typing import Any
 
 from referee.rules.events import (
     CardPlaced,
-    Clock,
     CardTakenBack,
+    Clock,
     Deal,
     Event,
     ManualEntry,
@@ -97,7 +97,8 @@ class Simulator:
         hands = {s: [deck.pop() for _ in range(size)] for s in self.seats}
         a, b = deck.pop(), deck.pop()
         piles: dict[int, list[Any]] = {}  # n -> [code, open_from_t]
-        layout = {"pile:1": (a, b)} if a == b else {"pile:1": (a,), "pile:2": (b,)}
+        layout: dict[str, tuple[str, ...]] = (
+            {"pile:1": (a, b)} if a == b else {"pile:1": (a,), "pile:2": (b,)})
         for key, cards in layout.items():
             piles[int(key[5:])] = [cards[0], 0.0]
         counted = rng.random() >= self.uncounted
@@ -121,7 +122,7 @@ class Simulator:
             busy = rng.uniform(0.3, 1.2)
             open_piles = [p for p, (code, since) in piles.items() if since <= now]
             match = [p for p in open_piles if piles[p][0] in hand]
-            pairs = [c for c in set(hand) if hand.count(c) >= 2]
+            pairs = [c for c in sorted(set(hand)) if hand.count(c) >= 2]
             roll = rng.random()
             if roll < self.mistakes and hand:
                 kind = rng.random()

@@ -70,6 +70,11 @@ class Simulator:
         self.intended: dict[int, str] = {}
         self.rounds: list[dict[int, int]] = []
         self.t = 0.0
+        self.deck: list[str] = []
+        self.discard: list[str] = []
+        self.hands: dict[int, list[str]] = {}
+        self.tower: list[tuple[int, int]] = []
+        self.direction = 1
 
     # --- output ----------------------------------------------------------------------------
 
@@ -142,10 +147,10 @@ class Simulator:
         rng = self.rng
         self.deck = deck_cards(self.letters)
         rng.shuffle(self.deck)
-        self.discard: list[str] = []
+        self.discard = []
         self.hands = {s: [self.deck.pop() for _ in range(self.hand_size)]
                       for s in range(1, self.n + 1)}
-        self.tower: list[tuple[int, int]] = []
+        self.tower = []
         self.direction = 1
         dealer = (number - 1) % self.n + 1
         counts = {f"hand:{s}": self.hand_size for s in self.hands}

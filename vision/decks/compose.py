@@ -130,4 +130,75 @@ class Composer:
         return Scene(out, cards)
 
 
-__all__ = ["Composer", "Placed", "Scene", "card_quad", "card_size_px"]
+__all__ = ["Composer", "Placed", "Scene", "card_quad", "card_size_px", "table_scene"]
+
+
+# ---------------------------------------------------------------- realistic scenes (vision/render.py)
+
+TABLE_W_MM, TABLE_H_MM = 1100.0, 900.0
+
+
+def table_scene(deck: Deck, rng: np.random.Generator, *, width: int = 1920, height: int = 1080,
+                n_cards: int = 30, harsh: bool = True, hands: tuple[int, int] = (1, 3),
+                backs: float = 0.1, max_tilt: float = 25.0):
+    """One realistic frame of a table (vision/render.py) and its truth, for tests and benchmarks.
+
+    About n_cards cards on spots of a 6 x 5 grid, each spot a single card, a pile of 2-3 (only
+    the top one is fully seen) or a fan of 3; a random look (harsh: every degradation stronger),
+    a random camera height, tilt, yaw and roll, and hands reaching in over some cards.
+    Returns vision.render.RenderResult (truth per card: image corners, visible, top).
+    """
+    from vision.render import SKIN_TONES, CameraSpec, CardPose, HandPose, Look, Renderer
+
+    look = Look.random(rng, harsh=True) if harsh else Look.clean()
+    cam = CameraSpec(width=width, height=height, hfov_deg=float(rng.uniform(60, 75)),
+                     tilt_deg=float(rng.uniform(0, max_tilt)), yaw_deg=float(rng.uniform(-20, 20)),
+                     roll_deg=float(rng.uniform(-6, 6)), fill=float(rng.uniform(0.86, 0.98)))
+    codes = list(deck.codes)
+    poses: list[CardPose] = []
+    spots = [(c, r) for r in range(5) for c in range(6)]
+    order = rng.permutation(len(spots))
+    z = 0.0
+
+    def card(x: float, y: float, a: float) -> None:
+        nonlocal z
+        z += 1.0
+        if deck.back_colours and rng.random() < backs:
+            poses.append(CardPose(deck, codes[0], x, y, a, face_up=False,
+                                  back=str(rng.choice(deck.back_colours)), z=z))
+        else:
+            poses.append(CardPose(deck, str(rng.choice(codes)), x, y, a, z=z))
+
+    for i in order:
+        if len(poses) >= n_cards:
+            break
+        c, r = spots[int(i)]
+        x = 120 + c * 172 + rng.uniform(-18, 18)
+        y = 110 + r * 170 + rng.uniform(-15, 15)
+        a = float(rng.uniform(0, 360))
+        kind = rng.random()
+        if kind < 0.6:
+            card(x, y, a)
+        elif kind < 0.8:  # a pile: cards dropped roughly on top of each other
+            for _ in range(int(rng.integers(2, 4))):
+                card(x + rng.uniform(-12, 12), y + rng.uniform(-12, 12), a + rng.uniform(-25, 25))
+        else:  # a fan: each card shifted and turned from the one below
+            step = rng.uniform(12, 22)
+            da = rng.uniform(-15, 15)
+            d = rng.uniform(0, 2 * np.pi)
+            for k in range(3):
+                card(x + (k - 1) * step * np.cos(d), y + (k - 1) * step * np.sin(d), a + k * da)
+    hand_list = []
+    for _ in range(int(rng.integers(hands[0], hands[1] + 1))):
+        target = poses[int(rng.integers(len(poses)))]
+        edge = int(rng.integers(4))
+        sx, sy = [(target.x_mm, -300.0), (TABLE_W_MM + 300, target.y_mm), (target.x_mm, TABLE_H_MM + 300),
+                  (-300.0, target.y_mm)][edge]
+        hx = target.x_mm + rng.uniform(-60, 60)
+        hy = target.y_mm + rng.uniform(-60, 60)
+        hand_list.append(HandPose((sx, sy), (hx, hy), SKIN_TONES[int(rng.integers(len(SKIN_TONES)))],
+                                  tuple(int(v) for v in rng.integers(20, 200, 3)),
+                                  width_mm=float(rng.uniform(65, 85)), height_mm=float(rng.uniform(20, 120)),
+                                  spread=float(rng.uniform(0, 1))))
+    r = Renderer(cam, look, TABLE_W_MM, TABLE_H_MM, rng)
+    return r.render(poses, hand_list, rng)

@@ -233,6 +233,11 @@ class WackeeSix(Game):
         else:
             st.empty_t = None
 
+    def _after_play(self, t: float) -> bool:
+        """Play has stopped for an observation at t: the round is scored, or t is past the
+        call plus grace (a camera frame captured before that still counts)."""
+        return self.phase == SCORED or (self._end_t is not None and t > self._end_t)
+
     def _no_round(self, e: Event, seat: int | None) -> Verdict:
         if self.over:
             return self.ignored(e, seat, "the match is over")
@@ -356,7 +361,7 @@ class WackeeSix(Game):
             return out
         to = e.to
         if to.area == "pile" and to.index is not None:
-            if st is None or self.phase == IDLE or self.over:
+            if st is None or self.phase == IDLE:
                 out.append(self._no_round(e, seat))
             else:
                 out.extend(self._pile_card(e, seat, st, to.index))
@@ -437,7 +442,7 @@ class WackeeSix(Game):
             self._owe(entry)
             return [self.illegal(e, seat, "not-started", f"take back the {name}: the round has "
                                  "not started yet", card=code, place=where)]
-        if self.phase == SCORED or (self._end_t is not None and e.t > self._end_t):
+        if self._after_play(e.t):
             self._owe(entry)
             return [self.late(e, seat, f"take back the {name} on pile {index}: it landed after "
                               "Wackee Six! was called; it does not count", card=code, place=where)]
@@ -607,8 +612,8 @@ class WackeeSix(Game):
                 from_waste: bool) -> list[Verdict]:
         """A card appeared in a row slot: a refill from the reserve is the only legal way."""
         name = card_name(code)
-        if self.phase == SCORED or self.phase == ENDING:
-            return [self.ignored(e, seat, f"{name} in the row after the call: not judged")]
+        if self._after_play(e.t):
+            return [self.ignored(e, seat, f"{name} in the row after play stopped: not judged")]
         if slot is None:
             return [self.ignored(e, seat, f"the {name} was seen in the row but not its slot")]
         where = f"row:{seat}:{slot}"
@@ -661,8 +666,8 @@ class WackeeSix(Game):
             return out
         area = e.at.area
         if area == "waste":
-            if self.phase in (SCORED, ENDING):
-                out.append(self.ignored(e, seat, "the round is over"))
+            if self._after_play(e.t):
+                out.append(self.ignored(e, seat, "turned up after play stopped: not judged"))
                 return out
             st.revealed[e.card] = st.revealed.get(e.card, 0) + 1
             st.waste_top = e.card

@@ -62,7 +62,7 @@ class WigOut(Game):
         self.dealt = False
         self.piles: dict[int, list[int]] = {}  # pile number -> [character, cards]
         # pile number -> (seat, character, t, event index, code) of a new pile's lone first card
-        self.pending: dict[int, tuple[int | None, int, float, int | None, str]] = {}
+        self.waiting: dict[int, tuple[int | None, int, float, int | None, str]] = {}
         self.hands: dict[int, int | None] = {s: None for s in self.seat_numbers}
         self.draw_pile: int | None = None
         self.to_take_back: dict[tuple[str, str], int] = {}
@@ -77,7 +77,7 @@ class WigOut(Game):
 
     def _reset(self) -> None:
         self.piles = {}
-        self.pending = {}
+        self.waiting = {}
         self.hands = {s: None for s in self.seat_numbers}
         self.draw_pile = None
         self.to_take_back = {}
@@ -138,14 +138,14 @@ class WigOut(Game):
         if self.stop_t is None:
             self.stop_t = e.t
         out: list[Verdict] = []
-        for n in list(self.pending):
+        for n in list(self.waiting):
             out.extend(self._pile_expired(n, e.t))
         self.cancel_all()
         self.counts = {}
         for s in self.seat_numbers:
-            n = 0 if s == caller else self.hands[s]
-            if n is not None:
-                self.counts[s] = max(0, n)
+            left = 0 if s == caller else self.hands[s]
+            if left is not None:
+                self.counts[s] = max(0, left)
         out.extend(self._score_if_counted(e.t, e))
         return out
 
@@ -193,21 +193,21 @@ class WigOut(Game):
                 return [self.ignored(e, e.seat, "no round to declare tied")]
             self.playing = False
             self.counts = None
-            out = [v for n in list(self.pending) for v in self._pile_expired(n, e.t)]
+            out = [v for n in list(self.waiting) for v in self._pile_expired(n, e.t)]
             self.cancel_all()
             if self.stop_t is None:
                 self.stop_t = e.t
             return out + self._record(e.t, {s: 0 for s in self.seat_numbers},
                                 f"round {self.round} is a tie: no points")
         if action == "draw":
-            seat = e.seat
-            if seat not in self._seats:
-                return [self.ignored(e, seat, "a draw needs the seat")]
-            n = e.value if isinstance(e.value, int) and not isinstance(e.value, bool) else 1
-            if not 0 < n <= 60:
-                return [self.ignored(e, seat, "a draw is 1 to 60 cards")]
-            self._drew(seat, n)  # type: ignore[arg-type]
-            return [self.legal(e, seat, f"drew {n} card(s)")]
+            who = e.seat
+            if who is None or who not in self._seats:
+                return [self.ignored(e, who, "a draw needs the seat")]
+            k = e.value if isinstance(e.value, int) and not isinstance(e.value, bool) else 1
+            if not 0 < k <= 60:
+                return [self.ignored(e, who, "a draw is 1 to 60 cards")]
+            self._drew(who, k)
+            return [self.legal(e, who, f"drew {k} card(s)")]
         return super().on_manual(e)
 
     def _hand_count(self, e: ManualEntry) -> list[Verdict]:
@@ -284,7 +284,7 @@ class WigOut(Game):
             self._played(seat, 1)
             return [self.legal(e, seat, f"plays the {code} on pile {n}", card=code, place=place)]
         out: list[Verdict] = []
-        first = self.pending.get(n)
+        first = self.waiting.get(n)
         if first is not None and e.t > first[2] + self.window:
             out.extend(self._pile_expired(n, first[2] + self.window))
             self.cancel(f"pile:{n}")
@@ -298,7 +298,7 @@ class WigOut(Game):
                 return [self._illegal(e, "pile-not-open", f"take back the {code}: a new pile is "
                                       f"started by two matching cards from one hand, and pile {n} "
                                       f"has only {self.who(fseat)}'s first card", place)]
-            del self.pending[n]
+            del self.waiting[n]
             self.cancel(f"pile:{n}")
             self.piles[n] = [ch, 2]
             self._played(seat, 2)
@@ -307,7 +307,7 @@ class WigOut(Game):
             out.append(self.legal(e, seat, f"adds the {code}: pile {n} is open", card=code,
                                   place=place))
             return out
-        self.pending[n] = (seat, ch, e.t, self.event_index, code)
+        self.waiting[n] = (seat, ch, e.t, self.event_index, code)
         self.schedule(f"pile:{n}", e.t + self.window, n)
         out.append(self.info(e.t, seat, f"new pile {n}: add a matching card within "
                              f"{self.window:g} s", reason="pile-needs-two", card=code,
@@ -321,7 +321,7 @@ class WigOut(Game):
                 self.hands[seat] = h - n
 
     def _pile_expired(self, n: int, t: float) -> list[Verdict]:
-        first = self.pending.pop(n, None)
+        first = self.waiting.pop(n, None)
         if first is None:
             return []
         seat, _ch, ft, index, code = first
@@ -454,7 +454,7 @@ class WigOut(Game):
         return {
             "playing": self.playing,
             "piles": {n: {"character": c, "cards": k} for n, (c, k) in sorted(self.piles.items())},
-            "new_piles": {n: {"seat": p[0], "card": p[4]} for n, p in self.pending.items()},
+            "new_piles": {n: {"seat": p[0], "card": p[4]} for n, p in self.waiting.items()},
             "hands": dict(self.hands),
             "draw_pile": self.draw_pile,
             "call": None if self.call is None else {"seat": self.call[0], "state": self.call_state},

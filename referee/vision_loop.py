@@ -1,0 +1,89 @@
+"""From camera frames to judged table events, and the annotated live picture.
+
+Used by the appliance (a real camera) and by the demo (the simulated table): calibrate from the
+corner markers, track, turn observations into events, hand them to the table service, and now
+and then draw the live view (every recognised card outlined and labelled, the latest verdicts).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from referee.observe import Observer
+from referee.table import Table
+
+LIVE_VIEW_EVERY = 3  # frames between live-view pictures (encoding costs a few ms)
+
+
+def _verdict_colour(verdict: dict[str, Any]) -> tuple[int, int, int]:
+    from vision.annotate import GREEN, RED, WHITE
+
+    if verdict.get("verdict") in ("illegal", "late"):
+        return RED
+    return GREEN if verdict.get("verdict") == "legal" else WHITE
+
+
+class VisionLoop:
+    """Feeds frames through calibration, tracking and observation into the table."""
+
+    def __init__(self, table: Table, game: str, seats: int, deck: Any, layout: Any) -> None:
+        self.table = table
+        self.deck = deck
+        self.layout = layout
+        self.observer = Observer(game, seats)
+        self.tracker: Any = None
+        self.frames = 0
+        self.calibration_error: str | None = None
+        self.timings: list[tuple[float, float]] = []  # (frame capture t, done on table clock)
+
+    def _calibrate(self, image: Any) -> bool:
+        from vision.calibrate import CalibrationError, calibrate
+        from vision.track import Tracker
+
+        try:
+            cal = calibrate(image, self.layout.table_w, self.layout.table_h)
+        except CalibrationError as err:
+            self.calibration_error = str(err)
+            return False
+        self.calibration_error = None
+        self.tracker = Tracker(self.deck, self.layout, cal)
+        return True
+
+    def process(self, frame: Any) -> int:
+        """One frame in; returns how many table events it produced."""
+        if self.tracker is None and not self._calibrate(frame.image):
+            return 0
+        n = 0
+        for obs in self.tracker.update(frame):
+            for ev in self.observer.translate(obs):
+                self.table.submit(ev)
+                n += 1
+        self.frames += 1
+        if self.frames % LIVE_VIEW_EVERY == 0:
+            self.table.set_frame(self.live_view(frame.image))
+        return n
+
+    def live_view(self, image: Any) -> bytes:
+        from vision.annotate import AMBER, GREEN, draw_cards, draw_notes, to_jpeg
+
+        picture = image.copy()
+        cards = [(k.quad, k.code if k.face_up else f"back {k.back or '?'}",
+                  GREEN if k.face_up else AMBER)
+                 for k in getattr(self.tracker, "model", [])]
+        draw_cards(picture, cards)
+        recent = self.table.snapshot()["recent"][-3:]
+        draw_notes(picture, [(v["text"][:90], _verdict_colour(v)) for v in recent])
+        return to_jpeg(picture)
+
+
+def run_camera(loop: VisionLoop, source: Any, stop: Any) -> None:
+    """Read frames until stopped; tell the table (and the log) when calibration fails."""
+    last_warning = 0.0
+    for frame in source:
+        if stop.is_set():
+            break
+        loop.process(frame)
+        if loop.calibration_error and time.monotonic() - last_warning > 10:
+            print(f"referee: camera: {loop.calibration_error}", flush=True)
+            last_warning = time.monotonic()

@@ -1,0 +1,49 @@
+"""The simulated table: shapes, truth corners that match a projected card, occlusion truth."""
+
+import numpy as np
+
+from vision.layout import make_layout
+from vision.render import CameraSpec, CardPose, HandPose, Look, Renderer
+from vision.sim_standin import StandInDeck
+from vision.types import CARD_H_MM, CARD_W_MM
+
+
+def test_render_shape_and_truth_corners_match_projection():
+    deck = StandInDeck()
+    cam = CameraSpec(width=640, height=360, tilt_deg=20, yaw_deg=10)
+    r = Renderer(cam, Look.clean(), 1100, 900, np.random.default_rng(0))
+    res = r.render([CardPose(deck, "QH", 550, 450, 30)], [], np.random.default_rng(1))
+    assert res.image.shape == (360, 640, 3) and res.image.dtype == np.uint8
+    t = res.cards[0]
+    assert t.code == "QH" and t.visible > 0.9 and t.top
+    exp = r.project(CardPose(deck, "QH", 550, 450, 30).corners_mm())
+    assert np.allclose(np.array(t.corners_px), exp, atol=1e-6)
+    # the card is drawn there: the centre of the quad is bright card stock, not cloth
+    cx, cy = np.round(exp.mean(axis=0)).astype(int)
+    assert res.image[cy - 2:cy + 3, cx - 2:cx + 3].mean() > 150
+    # card size in px is consistent with the card's mm size at this scale
+    side = np.linalg.norm(exp[1] - exp[0]) / np.linalg.norm(exp[3] - exp[0])
+    assert abs(side - CARD_W_MM / CARD_H_MM) < 0.1
+
+
+def test_hand_and_overlap_reduce_visibility_and_top():
+    deck = StandInDeck()
+    r = Renderer(CameraSpec(width=480, height=270), Look(), 1100, 900, np.random.default_rng(0))
+    under = CardPose(deck, "2S", 550, 450, 0, z=0)
+    over = CardPose(deck, "3S", 560, 460, 10, z=1)
+    res = r.render([under, over], [], np.random.default_rng(0))
+    assert not res.cards[0].top and res.cards[1].top
+    assert res.cards[0].visible < 0.6 < res.cards[1].visible
+    hand = HandPose((550, 1300), (560, 470))
+    res2 = r.render([under, over], [hand], np.random.default_rng(0))
+    assert res2.cards[1].visible < res.cards[1].visible
+
+
+def test_layout_zones_and_seats():
+    lay = make_layout(4)
+    assert lay.zone_at(*lay.centre) == "centre"
+    b = lay.spot("row:1:3")
+    assert lay.zone_at(b.cx, b.cy) == "row:1:3" and lay.seat_of_zone("row:1:3") == 1
+    # clockwise from the bottom: seat 2 on the left edge, 3 top, 4 right
+    assert [s.edge for s in lay.seats] == ["bottom", "left", "top", "right"]
+    assert lay.seat_for_edge_point(-50, 450) == 2
