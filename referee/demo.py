@@ -157,6 +157,11 @@ def table_script(plan: RoundPlan, layout: Any, deck: Any, seats: int,
         angle = layout.seat(place.seat).card_angle_deg
         initial.append(CardPose(deck, deck.codes[0], spot[0], spot[1], angle, face_up=False,
                                 back=back, z=0))
+    on_table: dict[str, int] = {}  # cards the simulated table holds, by code
+    landed: dict[str, float] = {}  # when each card last landed
+    for pose in initial:
+        if pose.face_up:
+            on_table[pose.code] = on_table.get(pose.code, 0) + 1
     actions = []
     for ev in plan.events:
         seat = getattr(ev, "seat", None)
@@ -167,22 +172,29 @@ def table_script(plan: RoundPlan, layout: Any, deck: Any, seats: int,
             if target is None:
                 continue
             src = str(ev.source) if ev.source is not None else None
-            start = _target(ev.source, layout, piles) if ev.source is not None else None
-            from_zone = src if src in layout.spots else None
-            t0 = ev.t - _lead(layout, seat, start if from_zone else None, target)
+            from_zone = src if src in layout.spots and on_table.get(ev.card, 0) else None
+            start = _target(ev.source, layout, piles) if from_zone and ev.source else None
+            t0 = ev.t - _lead(layout, seat, start, target)
             actions.append(TableAction(t0, "place", seat, ev.card, deck, from_zone=from_zone,
                                        to_mm=target))
+            if from_zone is None:
+                on_table[ev.card] = on_table.get(ev.card, 0) + 1
+            landed[ev.card] = ev.t
         elif isinstance(ev, CardRevealed):
             target = _target(ev.at, layout, piles)
             if target is None or str(ev.at) not in layout.spots:
                 continue
             t0 = ev.t - _lead(layout, seat, None, target)
             actions.append(TableAction(t0, "reveal", seat, ev.card, deck, zone=str(ev.at)))
+            on_table[ev.card] = on_table.get(ev.card, 0) + 1
+            landed[ev.card] = ev.t
         else:
             start = _target(ev.at, layout, piles)
-            if start is None:
-                continue
+            if start is None or not on_table.get(ev.card, 0):
+                continue  # a card the simulated table never showed cannot be lifted off it
+            on_table[ev.card] -= 1
             t0 = ev.t - 0.05 - math.dist(layout.seat(seat).point(0.0, -40.0), start) / HAND_SPEED_MM_S
+            t0 = max(t0, landed.get(ev.card, t0) + 0.2)  # the card must have landed first
             actions.append(TableAction(t0, "take_back", seat, ev.card, deck))
     actions.sort(key=lambda a: a.t)
     return initial, actions
@@ -297,7 +309,16 @@ class Demo:
                        rng=np.random.default_rng(self.seed))
         loop = VisionLoop(self.table, self.game, self.seats, deck, layout)
         pending = list(direct)
-        for frame, _truth in sim:
+        frames = iter(sim)
+        while True:
+            try:
+                frame, _truth = next(frames)
+            except StopIteration:
+                break
+            except ValueError as err:  # a move the simulated table cannot act out
+                print(f"referee demo: the simulated table skipped the rest of a round: {err}",
+                      flush=True)
+                break
             if not self.clock.sleep_until(frame.t, self.stop_event):
                 return
             pending = self._dispatch(pending, frame.t)

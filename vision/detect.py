@@ -45,50 +45,57 @@ def order_clockwise(pts: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Cloth:
-    """The table's colour and the colour distance above which a pixel is not table."""
+    """The table as seen without cards: a smooth local colour image and the distance above which
+    a pixel is not table."""
 
-    colour: np.ndarray  # int16 BGR
+    local: np.ndarray  # float32 BGR, the working image's size: the cloth's colour near each pixel
     threshold: float
 
+    @property
+    def colour(self) -> np.ndarray:
+        return np.median(self.local.reshape(-1, 3), axis=0).astype(np.int16)
 
-def estimate_cloth(small: np.ndarray) -> Cloth:
-    # the cloth is the common colour of the frame's outer band (cards lie inside; in a close-up
-    # photo the card may cover most of the middle)
+
+CLOTH_SCALE = 8  # the cloth is estimated on an image this many times smaller than the working one
+
+
+def estimate_cloth(small: np.ndarray, card_px: float | None = None) -> Cloth:
+    """The cloth's local colour: a large median filter of a tiny image (cards are a minority of
+    any window of a few card sizes, so the median is the cloth), and a threshold set from how
+    much the cloth itself varies (wood grain, felt, noise) around that estimate."""
     h, w = small.shape[:2]
-    bh, bw = max(1, h // 12), max(1, w // 12)
-    band = [small[:bh:4, ::4], small[-bh::4, ::4], small[::4, :bw:4], small[::4, -bw::4]]
-    sample = np.concatenate([b.reshape(-1, 3) for b in band])
-    cloth = np.median(sample, axis=0).astype(np.int16)
-    diff = np.clip(np.abs(sample.astype(np.int16) - cloth).sum(axis=1), 0, 255).astype(np.uint8)
-    thr, _ = cv2.threshold(diff, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    return Cloth(cloth, max(float(thr), 60.0))
+    tiny = cv2.resize(small, (max(8, w // CLOTH_SCALE), max(8, h // CLOTH_SCALE)), interpolation=cv2.INTER_AREA)
+    k = 2 * int(max(5, (card_px or 0.17 * max(h, w)) * 1.6 / CLOTH_SCALE) // 2) + 1
+    k = min(k, 2 * (min(tiny.shape[:2]) // 2) - 1)
+    med = cv2.medianBlur(tiny, max(3, k))
+    med = cv2.medianBlur(med, 5)
+    local = cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    diff = _distance(small, local)
+    sample = diff[::4, ::4].ravel()
+    q50, q90 = np.percentile(sample, [50, 90])
+    # most pixels are cloth: its spread sets the bar (cards are far off it: white margin)
+    thr = float(np.clip(q50 * 2.5 + 18.0, 40.0, 110.0))
+    if q90 < thr * 0.5:
+        thr = max(40.0, min(thr, q90 * 2.0 + 20.0))
+    return Cloth(local, thr)
+
+
+def _distance(img: np.ndarray, local: np.ndarray) -> np.ndarray:
+    """|B - b| + |G - g| + |R - r| from the local cloth colour, float32."""
+    return np.abs(img.astype(np.float32) - local).sum(axis=2)
 
 
 def raw_mask(img: np.ndarray, cloth: Cloth) -> np.ndarray:
-    """Pixels that may be card: white (faces, every card's border), or strongly coloured and far
-    from the table colour (backs, colour fields). Dark or grey things (a dark cloth edge, shadows)
-    are not cards."""
-    b, g, r = cv2.split(img)
-    lo = cv2.min(cv2.min(b, g), r)
-    hi = cv2.max(cv2.max(b, g), r)
-    cloth_min = int(cloth.colour.min())
-    c = np.array([float(v) for v in cloth.colour], np.float64)
-    diff = cv2.absdiff(img, np.full(img.shape, c, np.uint8))
-    total = cv2.transform(diff, np.ones((1, 3), np.float32))  # saturating |dB|+|dG|+|dR|
-    _, far = cv2.threshold(total, cloth.threshold, 255, cv2.THRESH_BINARY)
-    if cloth_min >= 150:  # a pale cloth: white does not stand out, colour distance must do
-        return far
-    _, white = cv2.threshold(lo, min(200, cloth_min + 70), 255, cv2.THRESH_BINARY)
-    _, colourful = cv2.threshold(cv2.subtract(hi, lo), 70, 255, cv2.THRESH_BINARY)
-    _, lit = cv2.threshold(hi, 90, 255, cv2.THRESH_BINARY)
-    return cv2.bitwise_or(white, cv2.bitwise_and(far, cv2.bitwise_and(colourful, lit)))
+    """Pixels that are not cloth: far from the cloth's local colour."""
+    d = _distance(img, cloth.local)
+    return ((d > cloth.threshold) * 255).astype(np.uint8)
 
 
 def foreground_mask(small: np.ndarray, cloth: Cloth | None = None) -> np.ndarray:
     blur = cv2.blur(small, (3, 3))
     mask = raw_mask(blur, cloth or estimate_cloth(blur))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return mask
 
 
@@ -110,7 +117,11 @@ def refine_quad(image: np.ndarray, quad: np.ndarray, cloth: Cloth) -> np.ndarray
     roi = image[y0:y1, x0:x1]
     if roi.size == 0:
         return quad
-    mask = raw_mask(cv2.blur(roi, (3, 3)), cloth)
+    rb = cv2.blur(roi, (3, 3))
+    edge = np.concatenate([rb[:2].reshape(-1, 3), rb[-2:].reshape(-1, 3), rb[:, :2].reshape(-1, 3),
+                           rb[:, -2:].reshape(-1, 3)])
+    local = np.median(edge, axis=0).astype(np.float32)  # the cloth just around this card
+    mask = ((_distance(rb, local[None, None]) > cloth.threshold) * 255).astype(np.uint8)
     # keep only the pixels near the quad (neighbouring cards stay out)
     keep = np.zeros_like(mask)
     q = quad - np.array([x0, y0], np.float32)

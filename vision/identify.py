@@ -29,13 +29,15 @@ from vision.types import UNKNOWN, Detection
 __all__ = ["identify", "identify_region", "find_cards", "read_image", "UnreadableImageError",
            "rectify", "CW", "CH"]
 
-CW, CH = 36, 50  # canonical card picture (portrait), the field inside the white margin
-RW, RH = 72, 100  # the whole card is first rectified at this size
-RING = 2  # px from the edge of the RW x RH picture where the white margin is sampled
-INSET = 4  # px of margin dropped before the comparison
-GRID = (4, 5)  # cells across, down
+RW, RH = 44, 60  # the whole card is rectified at this size (about 1.45 mm a pixel)
+INSET = 2  # px of the white margin dropped before the comparison (jitter of the outline)
+CW, CH = RW - 2 * INSET, RH - 2 * INSET  # canonical picture compared with the templates: 40 x 56
+RING = 1  # px from the edge of the RW x RH picture where the white margin is sampled
+GRID = (5, 7)  # cells across, down (8 x 8 px each)
+BLURS = (0.45, 1.3)  # template blur (canonical px): sharp and soft cameras
 MIN_CONFIDENCE = 0.5
-COVER_TAU = 0.045  # mean squared error (per channel, 0..1 scale) above which no template explains a cell
+COVER_TAU = 0.05  # mean squared residual (0..1 scale) above which a cell counts as covered
+GAIN_SPREAD = (0.85, 1.18)  # allowed white-balance error per channel, relative to the mean gain
 
 
 class UnreadableImageError(ValueError):
@@ -59,35 +61,35 @@ _cell_perm: np.ndarray | None = None
 
 
 def _perm() -> np.ndarray:
-    """Index permutation that groups a flattened CH x CW x 3 picture cell by cell."""
+    """Index permutation that groups a flattened CH x CW x 3 picture by cell, then channel."""
     global _cell_perm
     if _cell_perm is None:
         gx, gy = GRID
         idx = np.arange(CH * CW * 3).reshape(CH, CW, 3)
         ys = np.array_split(np.arange(CH), gy)
         xs = np.array_split(np.arange(CW), gx)
-        parts = [idx[np.ix_(yy, xx)].ravel() for yy in ys for xx in xs]
+        parts = [idx[np.ix_(yy, xx)][:, :, ch].ravel() for yy in ys for xx in xs for ch in range(3)]
         assert len({len(p) for p in parts}) == 1, "grid must split the picture evenly"
         _cell_perm = np.concatenate(parts)
     return _cell_perm
 
 
-def _normalise(pic: np.ndarray) -> np.ndarray:
-    """Canonical float picture (CH x CW x 3, 0..1) of the card's inner field, white-balanced.
-
-    pic is the whole card at RW x RH: the white reference is the median of a ring 2 px inside
-    the edge (the middle of every card's white margin); the comparison then uses the field inside
-    the margin only, which is insensitive to a pixel or two of error in the card's outline.
-    """
-    f = pic.astype(np.float32)
+def _white_ref(f: np.ndarray) -> np.ndarray:
+    """Per-channel paper white from the card's margin ring (robust to glare and a covered side)."""
     r = RING
     ring = np.concatenate([f[r, r:-r], f[-1 - r, r:-r], f[r:-r, r], f[r:-r, -1 - r]])
-    ref = np.median(ring, axis=0)
-    bright = np.percentile(ring, 90, axis=0)
-    ref = np.maximum(np.maximum(ref, bright * 0.85), 30.0)
-    inner = f[INSET:-INSET, INSET:-INSET]
-    small = cv2.resize(inner, (CW, CH), interpolation=cv2.INTER_AREA)
-    return np.clip(small / ref, 0.0, 1.05)
+    # the margin's brightest half: a hand or a neighbouring card darkens part of the ring
+    lum = ring.sum(axis=1)
+    k = np.argsort(lum)[len(lum) // 2:-max(1, len(lum) // 20)]
+    ref = np.median(ring[k], axis=0)
+    return np.maximum(ref, 25.0)
+
+
+def _normalise(pic: np.ndarray) -> np.ndarray:
+    """Canonical float picture (CH x CW x 3, about 0..1) of the card, white-balanced on its margin."""
+    f = pic.astype(np.float32)
+    inner = f[INSET:RH - INSET, INSET:RW - INSET]
+    return np.clip(inner / _white_ref(f), 0.0, 1.3)
 
 
 def rectify(image: np.ndarray, corners: np.ndarray, w: int = RW, h: int = RH) -> np.ndarray:
@@ -95,19 +97,21 @@ def rectify(image: np.ndarray, corners: np.ndarray, w: int = RW, h: int = RH) ->
     q = np.asarray(corners, dtype=np.float32).reshape(4, 2)
     side = max(np.linalg.norm(q[0] - q[1]), np.linalg.norm(q[1] - q[2]))
     scale = h / max(side, 1.0)
-    if scale < 0.5:  # shrink the region first so the warp does not alias
-        x0, y0 = np.floor(q.min(axis=0)).astype(int) - 2
-        x1, y1 = np.ceil(q.max(axis=0)).astype(int) + 2
-        x0, y0 = max(x0, 0), max(y0, 0)
-        x1, y1 = min(x1, image.shape[1]), min(y1, image.shape[0])
-        if x1 - x0 > 4 and y1 - y0 > 4:
-            crop = image[y0:y1, x0:x1]
-            k = min(1.0, scale * 2.0)
+    x0, y0 = np.floor(q.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(q.max(axis=0)).astype(int) + 2
+    x0, y0 = max(x0, 0), max(y0, 0)
+    x1, y1 = min(x1, image.shape[1]), min(y1, image.shape[0])
+    if x1 - x0 > 4 and y1 - y0 > 4:
+        crop = image[y0:y1, x0:x1]
+        off = np.array([x0, y0], np.float32)
+        if scale < 0.7:  # shrink the region first so the warp does not alias
+            k = min(1.0, scale * 1.5)
             crop = cv2.resize(crop, (max(2, round(crop.shape[1] * k)), max(2, round(crop.shape[0] * k))),
                               interpolation=cv2.INTER_AREA)
-            q = (q - np.array([x0, y0], np.float32)) * np.array(
-                [crop.shape[1] / (x1 - x0), crop.shape[0] / (y1 - y0)], np.float32)
-            image = crop
+            q = (q - off) * np.array([crop.shape[1] / (x1 - x0), crop.shape[0] / (y1 - y0)], np.float32)
+        else:
+            q = q - off
+        image = crop
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
     m = cv2.getPerspectiveTransform(q, dst)
     return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -116,41 +120,52 @@ def rectify(image: np.ndarray, corners: np.ndarray, w: int = RW, h: int = RH) ->
 @dataclass
 class _Templates:
     keys: list[tuple[str, str | None, int]]  # (code or UNKNOWN, back colour, rotation 0/180)
-    mat: np.ndarray  # (n, D) float32, cell-grouped
-    cells: np.ndarray  # (cells, n, pixels per cell) float32, the same numbers cell-major
-    sq: np.ndarray  # (cells, n) squared norms per cell
+    mat: np.ndarray  # (n, D) float32, cell/channel-grouped
+    cells: np.ndarray  # (cells * 3, n, px per cell) the same numbers, cell-channel major
+    s_t: np.ndarray  # (cells, 3, n) per cell and channel: sum of t
+    s_tt: np.ndarray  # (cells, 3, n): sum of t * t
+    ident: np.ndarray  # (n,) int: one id per (code, back), shared by rotations and blurs
 
 
 _template_cache: dict[tuple[int, str], _Templates] = {}
 
 
-def _template_picture(img: np.ndarray) -> np.ndarray:
-    small = cv2.resize(img, (RW, RH), interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small, (3, 3), 0.8)
-    return _normalise(small)
+def _template_pictures(img: np.ndarray) -> list[np.ndarray]:
+    """The face as the camera would see it: rectified size, at each template blur."""
+    f = img.astype(np.float32) / 255.0
+    small = cv2.resize(f, (RW, RH), interpolation=cv2.INTER_AREA)
+    out = []
+    for s in BLURS:
+        b = cv2.GaussianBlur(small, (0, 0), s, borderType=cv2.BORDER_REPLICATE)
+        out.append(np.ascontiguousarray(b[INSET:RH - INSET, INSET:RW - INSET]))
+    return out
 
 
 def templates(deck: Deck) -> _Templates:
-    """The deck's face and back pictures at 0 and 180 degrees (built once per deck)."""
+    """The deck's face and back pictures at 0 and 180 degrees and two blurs (built once per deck)."""
     key = (id(deck), deck.name)
     t = _template_cache.get(key)
     if t is not None:
         return t
     keys: list[tuple[str, str | None, int]] = []
     rows: list[np.ndarray] = []
+    ident: list[int] = []
     perm = _perm()
     items: list[tuple[str, str | None, np.ndarray]] = [(c, None, deck.render_face(c, 4.0)) for c in deck.codes]
     items += [(UNKNOWN, b, deck.render_back(b, 4.0)) for b in deck.back_colours]
-    for code, back, img in items:
-        pic = _template_picture(img)
-        for rot in (0, 180):
-            p = pic if rot == 0 else pic[::-1, ::-1]
-            keys.append((code, back, rot))
-            rows.append(p.reshape(-1)[perm])
-    mat = np.ascontiguousarray(np.stack(rows))
+    for i, (code, back, img) in enumerate(items):
+        for pic in _template_pictures(img):
+            for rot in (0, 180):
+                p = pic if rot == 0 else pic[::-1, ::-1]
+                keys.append((code, back, rot))
+                rows.append(p.reshape(-1)[perm])
+                ident.append(i)
+    mat = np.ascontiguousarray(np.stack(rows).astype(np.float32))
     ncell = GRID[0] * GRID[1]
-    cells = np.ascontiguousarray(mat.reshape(len(keys), ncell, -1).transpose(1, 0, 2))
-    t = _Templates(keys, mat, cells, (cells ** 2).sum(axis=2))
+    cells = np.ascontiguousarray(mat.reshape(len(keys), ncell * 3, -1).transpose(1, 0, 2))
+    s_t = cells.sum(axis=2).reshape(ncell, 3, -1)
+    s_tt = (cells ** 2).sum(axis=2).reshape(ncell, 3, -1)
+    t = _Templates(keys, mat, cells, s_t, s_tt, np.array(ident))
     _template_cache[key] = t
     return t
 
@@ -167,61 +182,94 @@ class _Match:
     error: float
 
 
-def _pair_margin(x: np.ndarray, a: np.ndarray, b: np.ndarray, valid: np.ndarray) -> float:
-    """How much better template a explains x than b, on the pixels where a and b differ.
+def _fit(sx, sxx, sxt, st, stt, npx):
+    """Per template: channel gains a (n, 3) and a common offset b (n,) fitting x ~ a t + b.
 
-    (eb - ea) / (ea + eb): 1 when x is exactly a, 0 when undecided, negative when b fits better.
-    Restricting to the differing pixels makes a one-pip difference (7 vs 8) count in full.
+    The gains may differ from their mean by GAIN_SPREAD only (white balance error), so that a
+    plain colour field cannot be turned into another colour; b (glare, haze) is the same for all
+    channels. Inputs are per-channel sums over the cells in use, each (3, n); npx pixels each.
+    Returns a, b and the residual sum of squares (n,).
     """
-    diff = np.abs(a - b) > 0.15
-    diff &= valid
-    k = int(diff.sum())
-    if k < 4:
-        return 0.0
-    ea = float(((x[diff] - a[diff]) ** 2).sum())
-    eb = float(((x[diff] - b[diff]) ** 2).sum())
-    return (eb - ea) / (ea + eb + 0.02 * k * 0.01 + 1e-6)
+    b = np.zeros(sxt.shape[1], np.float32)
+    for _ in range(2):
+        a = (sxt - b * st) / np.maximum(stt, 1e-6)
+        m = np.clip(a.mean(axis=0), 0.35, 2.5)
+        a = np.clip(a, m * GAIN_SPREAD[0], m * GAIN_SPREAD[1])
+        b = np.clip((sx - a * st).sum(axis=0) / (3 * npx), -0.15, 0.45)
+    a = (sxt - b * st) / np.maximum(stt, 1e-6)
+    m = np.clip(a.mean(axis=0), 0.35, 2.5)
+    a = np.clip(a, m * GAIN_SPREAD[0], m * GAIN_SPREAD[1])
+    return a, b
 
 
 def _match(pic: np.ndarray, t: _Templates) -> _Match:
     x = _normalise(pic).reshape(-1)[_perm()]
     ncell = GRID[0] * GRID[1]
-    xc = x.reshape(ncell, -1)
+    xc = x.reshape(ncell * 3, -1)
     ppc = xc.shape[1]
-    dots = np.matmul(t.cells, xc[:, :, None])[:, :, 0]  # (cells, n)
-    d = (t.sq - 2.0 * dots + (xc ** 2).sum(axis=1)[:, None]).T / ppc  # (n, cells) mean sq error
-    explained = d.min(axis=0) < COVER_TAU
-    covered = 1.0 - float(explained.mean())
-    if explained.sum() < 4:
-        return _Match(UNKNOWN, None, 0, 0.0, covered, 1.0)
-    score = d[:, explained].mean(axis=1)
+    sxt = np.matmul(t.cells, xc[:, :, None])[:, :, 0].reshape(ncell, 3, -1)  # (cells, 3, n)
+    sx = xc.sum(axis=1).reshape(ncell, 3)
+    sxx = (xc ** 2).sum(axis=1).reshape(ncell, 3)
+    n = sxt.shape[2]
+
+    def cell_res(a, b):  # (cells, n) mean squared residual per pixel and channel
+        a3, b3 = a[None], b[None, None]
+        r = (sxx[:, :, None] - 2 * a3 * sxt - 2 * b3 * sx[:, :, None]
+             + a3 ** 2 * t.s_tt + 2 * a3 * b3 * t.s_t + b3 ** 2 * ppc)
+        return r.sum(axis=1) / (3 * ppc)
+
+    # first fit on every cell, then again on the cells it explains (the rest is covered)
+    use = np.ones((ncell, n), np.float32)
+    for _ in range(2):
+        cnt = np.maximum(use.sum(axis=0), 1.0)
+        a, b = _fit((sx[:, :, None] * use[:, None]).sum(axis=0), None, (sxt * use[:, None]).sum(axis=0),
+                    (t.s_t * use[:, None]).sum(axis=0), (t.s_tt * use[:, None]).sum(axis=0), cnt * ppc)
+        res = cell_res(a, b)
+        use = (res < COVER_TAU).astype(np.float32)
+        # keep at least the best-fitting third of the cells, so a fit is always made
+        thr = np.sort(res, axis=0)[ncell // 3][None]
+        use = np.maximum(use, (res <= thr).astype(np.float32))
+    robust = np.minimum(res, COVER_TAU)
+    score = robust.mean(axis=0) / np.clip(a.mean(axis=0) ** 2, 0.3, 1.0)  # residuals of a dim card are smaller
     order = np.argsort(score)
     best = int(order[0])
     code, back, rot = t.keys[best]
+    explained = res[:, best] < COVER_TAU
+    covered = 1.0 - float(explained.mean())
     s1 = float(score[best])
-    valid = np.repeat(explained, ppc)
-    seen: set[tuple[str, str | None]] = {(code, back)}
+    if explained.sum() < 5:
+        return _Match(UNKNOWN, None, 0, 0.0, covered, s1)
+    # margin against the best template of every other card, on the pixels where the two differ
+    valid = np.repeat(explained, 3 * ppc)
+    xb = x[valid]
+    mb = (t.mat[best, valid].reshape(-1, 3, ppc) * a[:, best][None, :, None] + b[best]).reshape(-1)
+    eb = (xb - mb) ** 2
     conf = 1.0
+    seen = {int(t.ident[best])}
     for j in order[1:]:
         j = int(j)
-        c2, b2, _ = t.keys[j]
-        if (c2, b2) in seen:
+        if int(t.ident[j]) in seen:
             continue
-        seen.add((c2, b2))
-        if float(score[j]) > 3.0 * s1 + 0.01:
+        seen.add(int(t.ident[j]))
+        if float(score[j]) > 4.0 * s1 + 0.015:
             break  # far worse overall: no real competitor
-        m = _pair_margin(x, t.mat[best], t.mat[j], valid)
-        conf = min(conf, m)
-        if len(seen) >= 4:
+        mj = (t.mat[j, valid].reshape(-1, 3, ppc) * a[:, j][None, :, None] + b[j]).reshape(-1)
+        diff = np.abs(mb - mj) > 0.12
+        k = int(diff.sum())
+        if k < 6:
+            conf = 0.0  # the two cards differ only under the cover: undecidable
+            break
+        ea = float(eb[diff].sum())
+        ej = float(((xb[diff] - mj[diff]) ** 2).sum())
+        conf = min(conf, (ej - ea) / (ea + ej + 0.002 * k))
+        if len(seen) >= 5:
             break
     conf = max(0.0, conf)
-    # calibrated on rendered scenes (bench/vision_identify.py): a margin of 0.5 on the differing
-    # pixels is already a clear decision
-    conf = float(min(1.0, conf / 0.5))
-    if s1 > 0.03:  # nothing fits well: not a card of this deck, or unreadable
-        conf *= max(0.0, 1.0 - (s1 - 0.03) / 0.03)
-    # a card mostly hidden is not trusted: at 60 % covered the confidence is already zero
-    conf *= max(0.0, min(1.0, (0.6 - covered) / 0.3))
+    conf = float(min(1.0, conf / 0.6))
+    if s1 > 0.02:  # nothing fits well: not a card of this deck, or unreadable
+        conf *= max(0.0, 1.0 - (s1 - 0.02) / 0.02)
+    # a card mostly hidden is not trusted: at 65 % covered the confidence is already zero
+    conf *= max(0.0, min(1.0, (0.65 - covered) / 0.3))
     return _Match(code, back, rot, conf, covered, s1)
 
 
@@ -241,14 +289,15 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck) -> tuple[De
     m = _match(pic, templates(deck))
     code, back, conf = m.code, m.back, m.confidence
     rot = m.rot
-    if deck.kind == "standard" and back is None and conf < 0.9:
+    # a real standard deck (built in, or enrolled with standard codes) is also read by its index
+    if (deck.kind == "standard" or getattr(deck, "base", None) == "standard") and back is None \
+            and conf < 0.9:
         from vision.decks.index_reader import read_index
 
         r = read_index(image, q)
-        if r is not None and r.confidence > conf:
+        if r is not None and r.confidence > conf and r.code in deck.codes:
             code, conf, rot = r.code, r.confidence, r.rot
-    if rot == 180:
-        q = np.roll(q, -2, axis=0)
+    q = np.roll(q, -((rot // 90) % 4), axis=0)  # rot: quarter turns to the printed top-left
     face_up = back is None
     if conf < MIN_CONFIDENCE:
         code = UNKNOWN

@@ -129,7 +129,9 @@ class _Motion:
             if self.from_table:
                 self.card = sim.card_in_zone(src)  # type: ignore[arg-type]
                 if self.card is None or self.card.code != act.code:
-                    self.card = sim.card_by_code(act.code)
+                    self.card = sim.find_card(act.code)
+                self.from_table = self.card is not None  # not there: it comes from the hand
+            if self.from_table and self.card is not None:
                 self.pick = np.array([self.card.x, self.card.y])
                 self.start_angle = self.card.angle
             else:
@@ -212,6 +214,7 @@ class SimTable:
         last = max((a.t for a in self.actions), default=0.0)
         self.duration = duration if duration is not None else last + 2.0
         self.events: list[TableObservation] = []
+        self.skipped: list[TableAction] = []  # actions that could not be acted out
         self._pending: list[TableObservation] = []
         # id(event) -> fraction of the card visible in the frame the event happened
         self.visibility: dict[int, float] = {}
@@ -224,6 +227,12 @@ class SimTable:
         c = _Card(len(self.cards), deck, code, 0.0, 0.0, 0.0, face_up, back, self._z)
         self.cards.append(c)
         return c
+
+    def find_card(self, code: str) -> _Card | None:
+        for c in reversed(self.cards):
+            if c.on_table and not c.busy and c.code == code:
+                return c
+        return None
 
     def card_by_code(self, code: str) -> _Card:
         for c in reversed(self.cards):
@@ -248,7 +257,11 @@ class SimTable:
         for k in range(n_frames + 1):
             t = self.t0 + k / self.fps
             while pending and pending[0].t <= t:
-                active.append(_Motion(self, pending.pop(0), self.rng))
+                act = pending.pop(0)
+                try:
+                    active.append(_Motion(self, act, self.rng))
+                except ValueError:  # e.g. a take-back of a card that is not on the table
+                    self.skipped.append(act)
             if k == 0:
                 self.events.append(DealObs(tuple(
                     CardSeen(c.code, c.x, c.y, c.angle, c.zone, self.layout.seat_of_zone(c.zone),

@@ -15,6 +15,7 @@ from flask import current_app, redirect, request, session, url_for
 from .context import setting, state
 from .errors import api_error
 
+
 def _fingerprint(pin: str) -> str:
     """Stored in the session so changing the PIN logs everyone out."""
     return hashlib.sha256(("admin:" + pin + current_app.config["SECRET_KEY"]).encode()).hexdigest()[:16]

@@ -74,6 +74,19 @@ GAMES: list[dict[str, Any]] = [
 class FakeTable:
     """An in-memory table implementing web.protocol.TableView."""
 
+    _match_id: int | None
+    _game: str | None
+    _state: str
+    _round: int
+    _turn: int | None
+    _direction: int | None
+    _seats: list[dict[str, Any]]
+    _options: dict[str, Any]
+    _winner: int | None
+    _rounds: list[dict[str, Any]]
+    _steps: int
+    _started: float
+
     def __init__(
         self,
         seed: int = 0,
@@ -264,7 +277,7 @@ class FakeTable:
                 verdict = self._add_verdict(seat, "late", f"{name}: {card} came after the round closed",
                                             "played after the call", "card ignored", event["id"])
             self._steps += 1
-            self._turn = (seat - 1 + self._direction) % len(self._seats) + 1
+            self._turn = (seat - 1 + (self._direction or 1)) % len(self._seats) + 1
             self._version += 1
             round_over = self._steps % self.steps_per_round == 0
         self.hub.publish("event", event)
@@ -280,16 +293,16 @@ class FakeTable:
     # ----- internals -------------------------------------------------------------------------
 
     def _reset_match(self) -> None:
-        self._match_id: int | None = None
-        self._game: str | None = None
+        self._match_id = None
+        self._game = None
         self._state = "idle"
         self._round = 0
-        self._turn: int | None = None
-        self._direction: int | None = None
-        self._seats: list[dict[str, Any]] = []
-        self._options: dict[str, Any] = {}
-        self._winner: int | None = None
-        self._rounds: list[dict[str, Any]] = []
+        self._turn = None
+        self._direction = None
+        self._seats = []
+        self._options = {}
+        self._winner = None
+        self._rounds = []
         self._steps = 0
         self._started = 0.0
         self._verdicts = []
@@ -417,11 +430,11 @@ class FakeTable:
         standings = sorted(
             ({"seat": s["seat"], "name": s["name"], "score": s["score"]} for s in self._seats),
             key=lambda r: -r["score"])
-        summary = {"id": self._match_id, "game": self._game, "seats": seats,
+        summary: dict[str, Any] = {"id": self._match_id, "game": self._game, "seats": seats,
                    "started": self._started, "finished": self._clock(), "winner": self._winner}
-        record = {"header": {**summary, "options": dict(self._options), "state": self._state},
+        record: dict[str, Any] = {"header": {**summary, "options": dict(self._options), "state": self._state},
                   "rounds": rounds, "standings": standings, "verdicts": list(self._verdicts)}
-        log = [{"type": "header", **record["header"]}]
+        log: list[dict[str, Any]] = [{"type": "header", **record["header"]}]
         log += [{"type": "event", **e} for e in self._events]
         log += [{"type": "verdict", **v} for v in self._verdicts]
         self._matches[self._match_id] = {"summary": summary, "record": record, "log": log}
@@ -430,8 +443,13 @@ class FakeTable:
         self.setup("wig-out", [{"name": "Ann", "colour": "blue"}, {"name": "Ben", "colour": "orange"},
                                {"name": "Cleo", "colour": "green"}], {"rounds": 3})
         self.command("start")
-        while self._state == "running":
-            self.simulate_step()
+        keep = self.rounds_to_win, self.steps_per_round
+        self.rounds_to_win, self.steps_per_round = 3, 6
+        try:
+            while self._state == "running":
+                self.simulate_step()
+        finally:
+            self.rounds_to_win, self.steps_per_round = keep
 
 
 def _render_frame(snap: dict[str, Any]) -> bytes | None:

@@ -331,7 +331,7 @@ class Simulator:
         return self._place(f"waste:{s.n}")
 
     def _land(self, s: _Seat, card: _Card, idx: int, t: float, verdict: str,
-              reveal_next: bool = True) -> None:
+              reveal_next: bool = True, call: bool = True) -> None:
         """The card lands on pile idx (0: a new pile) at frame t; verdict is what it deserves."""
         if idx == 0:
             idx = self.next_pile
@@ -356,7 +356,8 @@ class Simulator:
             self.last_progress = t
             if card.kind == "waste" and reveal_next and s.waste:
                 self._reveal_waste(s, t)
-            self._maybe_call(s, t)
+            if call:
+                self._maybe_call(s, t)
             return
         # illegal or late: it waits on the pile to be taken back
         self._owe(s, card)
@@ -523,7 +524,7 @@ class Simulator:
             t2 = t if rng.random() < 0.35 else self._frame(t + 1.0 / self.fps)
             if rival is not None and t2 - t <= self.grace:
                 other, kind, slot, code = rival
-                self._land(s, card, idx, t, "legal")
+                self._land(s, card, idx, t, "legal", call=False)
                 theirs = self._take(other, code, kind, slot)
                 if t2 == t:  # the same frame: the camera cannot tell, both go back
                     self._unland(s, card)
@@ -532,6 +533,7 @@ class Simulator:
                     s.busy_until = max(s.busy_until, t + delay + 0.2)
                     self._push(self._frame(t + delay), "take_back", (s.n, card, f"pile:{idx}"))
                 self._land(other, theirs, idx, t2, "illegal")
+                self._maybe_call(s, t)
                 return
         self._land(s, card, idx, t, "legal")
 
@@ -574,8 +576,8 @@ class Simulator:
                 continue
             card = self._take(s, self.wild_code, kind, slot)
             lone = rng.random() < 0.08 * self.m
+            s.wild_pile = idx  # no call before the WILD is covered
             self._land(s, card, idx, t, "legal")
-            s.wild_pile = idx
             if lone:
                 p.blocked += 1
                 self._push(round(card.t + self.window, 3), "expire", (s.n, card))
@@ -665,13 +667,14 @@ class Simulator:
         if self.over_t is not None:
             s.calling = False
             return
-        valid = s.main_left() == 0 and not s.wild_pile
+        valid = s.main_left() == 0  # the referee counts row and reserve only
         intended = None
         if valid and meant and s.last_main_arrival < t + PAD_LAG - 0.005 and \
                 t - self.last_false_call > 2.0:
             intended = "legal"  # judged at once: its last card is already in the log
         self._emit(PadPress(t, seat_n), PAD_LAG, intended)
         if not valid:  # a false call: the buzz, the penalty option, and play goes on
+            self.last_false_call = t
             s.penalty += self.false_call_points
             s.calling = False
             s.quiet_until = max(s.quiet_until, t + self.grace + 0.3)

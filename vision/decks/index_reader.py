@@ -1,17 +1,431 @@
-"""Reading the corner index (rank + suit) of an ordinary standard deck (placeholder)."""
+"""Reading an ordinary (real, printed) standard deck: corner index rank + suit, pips as a check.
+
+Our own renders of the standard deck are matched as templates by vision/identify.py; a real deck
+bought in a shop looks different (other fonts, pips, court pictures), so it is read the way a
+person reads it: the rank glyph and the suit symbol in the corner index, cross-checked with the
+number of pips in the middle of the card (or the presence of a court picture).
+
+Nothing here is tuned to one deck. Rank glyphs are compared with templates rendered from several
+fonts (DejaVu and Liberation via Pillow when present, OpenCV's Hershey fonts always), each
+stretched to a common box, plus the glyph's aspect ratio; suits by shape templates (font suit
+symbols and our vector suits) and by ink colour (red: hearts, diamonds; black: spades, clubs).
+The index is read in every corner the card may carry it (either diagonal, since under strong
+perspective the quad's long side is not known for sure), and the best-read corner wins.
+"""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+import cv2
 import numpy as np
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("S", "H", "D", "C")
+RED = ("H", "D")
+PIP_RANK = {1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10"}
+
+S = 4.0  # px per mm of the rectified card
+CARD_W_MM, CARD_H_MM = 63.5, 88.9
+GW, GH = 20, 28  # rank glyphs are compared at this size
+SW, SH = 32, 32  # suit symbols are compared at this size
+ZONE_W_MM, ZONE_H_MM = 14.0, 32.0  # the index lives in this corner box
+DEBUG = False
+
+_FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSans.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSerif.ttf",
+          "DejaVuSansCondensed-Bold.ttf", "DejaVuSerifCondensed-Bold.ttf",
+          "LiberationSans-Bold.ttf", "LiberationSans-Regular.ttf", "LiberationSerif-Bold.ttf",
+          "LiberationSerif-Regular.ttf", "LiberationSansNarrow-Bold.ttf",
+          "LiberationSansNarrow-Regular.ttf")
+_SUIT_CHARS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 
 @dataclass(frozen=True)
 class IndexRead:
+    """code read, confidence 0..1, rot: quarter turns (0, 90, 180, 270) from the quad given
+    (corners clockwise, 0-1 a short side) to the card's printed top-left corner."""
+
     code: str
     confidence: float
     rot: int
 
 
+# ------------------------------------------------------------------ templates
+
+def _tight(mask: np.ndarray) -> np.ndarray | None:
+    ys, xs = np.nonzero(mask > 0.5 * mask.max()) if mask.max() > 0 else ((), ())
+    if len(ys) == 0:
+        return None
+    return mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def _vec(glyph: np.ndarray, w: int, h: int) -> np.ndarray:
+    """Zero-mean, unit-norm picture of a glyph stretched to w x h (float ink 0..1 in, any size).
+
+    The glyph gets a blank border of 15 % of its height first, so a plain bar ("1") still has a
+    shape, and a narrow glyph keeps some of its narrowness.
+    """
+    p = max(1, round(0.15 * glyph.shape[0]))
+    g = cv2.copyMakeBorder(glyph.astype(np.float32), p, p, p, p, cv2.BORDER_CONSTANT, value=0.0)
+    g = cv2.resize(g, (w, h), interpolation=cv2.INTER_AREA)
+    g = cv2.GaussianBlur(g, (3, 3), 0.7).reshape(-1)
+    g = g - g.mean()
+    n = float(np.linalg.norm(g))
+    return g / n if n > 1e-6 else g
+
+
+def _pil_glyphs(text: str) -> list[np.ndarray]:
+    try:
+        from PIL import Image, ImageDraw, ImageFont
+    except ImportError:  # pragma: no cover - Pillow is a dependency
+        return []
+    out = []
+    for name in _FONTS:
+        try:
+            f = ImageFont.truetype(name, 64)
+        except OSError:
+            continue
+        img = Image.new("L", (64 * (len(text) + 1), 110), 0)
+        ImageDraw.Draw(img).text((10, 10), text, font=f, fill=255)
+        g = _tight(np.asarray(img, np.float32) / 255.0)
+        if g is not None:
+            out.append(g)
+    return out
+
+
+def _hershey_glyphs(text: str) -> list[np.ndarray]:
+    out = []
+    for face in (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
+                 cv2.FONT_HERSHEY_TRIPLEX):
+        for thick in (3, 6):
+            img = np.zeros((120, 70 * (len(text) + 1)), np.uint8)
+            cv2.putText(img, text, (10, 95), face, 2.5, 255, thick, cv2.LINE_AA)
+            g = _tight(img.astype(np.float32) / 255.0)
+            if g is not None:
+                out.append(g)
+    return out
+
+
+def _tight_ten(ones: list[np.ndarray], zeros: list[np.ndarray]) -> list[np.ndarray]:
+    """'10' set tight (many decks squeeze the two digits together)."""
+    out = []
+    for a, b in zip(ones, zeros):
+        h = max(a.shape[0], b.shape[0])
+        pa = np.zeros((h, a.shape[1]), np.float32)
+        pa[h - a.shape[0]:] = a
+        pb = np.zeros((h, b.shape[1]), np.float32)
+        pb[h - b.shape[0]:] = b
+        gap = np.zeros((h, max(1, h // 12)), np.float32)
+        out.append(np.hstack([pa, gap, pb]))
+    return out
+
+
+@dataclass
+class _Bank:
+    labels: list[str]
+    mat: np.ndarray  # (n, d) unit vectors
+    aspect: np.ndarray  # (n,) log(w / h)
+
+
+def _bank(items: list[tuple[str, np.ndarray]], w: int, h: int) -> _Bank:
+    labels, rows, asp = [], [], []
+    k = np.ones((3, 3), np.uint8)
+    for label, g in items:
+        for v in (g, cv2.dilate(g, k, iterations=2), cv2.erode(g, k, iterations=1)):
+            t = _tight(v)
+            if t is None or t.shape[0] < 4:
+                continue
+            labels.append(label)
+            rows.append(_vec(t, w, h))
+            asp.append(np.log(t.shape[1] / t.shape[0]))
+    return _Bank(labels, np.stack(rows).astype(np.float32), np.array(asp, np.float32))
+
+
+@lru_cache(maxsize=1)
+def rank_bank() -> _Bank:
+    items: list[tuple[str, np.ndarray]] = []
+    for r in RANKS:
+        for g in _pil_glyphs(r) + _hershey_glyphs(r):
+            items.append((r, g))
+    tens = _tight_ten(_pil_glyphs("1") + _hershey_glyphs("1"), _pil_glyphs("0") + _hershey_glyphs("0"))
+    items += [("10", g) for g in tens]
+    # condensed "10"s (common on real decks): the two digits squeezed into one digit's width
+    items += [("10", cv2.resize(g, (max(2, round(g.shape[0] * 0.65)), g.shape[0]),
+                                interpolation=cv2.INTER_AREA)) for g in tens]
+    return _bank(items, GW, GH)
+
+
+@lru_cache(maxsize=1)
+def digit_bank() -> _Bank:
+    """The two digits of a "10" read one by one, with the other ranks' glyphs as competitors."""
+    items: list[tuple[str, np.ndarray]] = []
+    for r in ("1", "0", "A", "2", "3", "4", "5", "6", "7", "8", "9", "J", "Q", "K"):
+        for g in _pil_glyphs(r) + _hershey_glyphs(r):
+            items.append((r, g))
+    return _bank(items, GW, GH)
+
+
+def _vector_suits() -> list[tuple[str, np.ndarray]]:
+    from vision.decks.base import Canvas
+    from vision.decks.glyphs import suit
+
+    out = []
+    for s in SUITS:
+        c = Canvas(8.0, background=(0, 0, 0))
+        suit(c, s, 31.75, 44.45, 30.0, (255, 255, 255))
+        g = _tight(np.asarray(c.img, np.float32)[:, :, 0] / 255.0)
+        if g is not None:
+            out.append((s, g))
+    return out
+
+
+@lru_cache(maxsize=2)
+def suit_bank(turned: bool = False) -> _Bank:
+    """Suit shapes; turned=True adds them upside down too (pips in the lower half of a card)."""
+    items: list[tuple[str, np.ndarray]] = []
+    for s, ch in _SUIT_CHARS.items():
+        for g in _pil_glyphs(ch)[:6]:  # DejaVu carries the suit symbols
+            items.append((s, g))
+    items += _vector_suits()
+    if turned:
+        items += [(s, g[::-1, ::-1].copy()) for s, g in items]
+    return _bank(items, SW, SH)
+
+
+def _classify(glyph: np.ndarray, bank: _Bank, w: int, h: int, labels: tuple[str, ...],
+              aspect_weight: float) -> dict[str, float]:
+    """Best score per label: correlation minus a penalty for a different aspect ratio."""
+    v = _vec(glyph, w, h)
+    a = np.log(glyph.shape[1] / glyph.shape[0])
+    sc = bank.mat @ v - aspect_weight * np.abs(bank.aspect - a)
+    out = {lb: -1.0 for lb in labels}
+    for lb, s in zip(bank.labels, sc):
+        if lb in out and s > out[lb]:
+            out[lb] = float(s)
+    return out
+
+
+# ------------------------------------------------------------------ image analysis
+
+def _rectify(image: np.ndarray, q: np.ndarray) -> np.ndarray:
+    from vision.identify import rectify
+
+    w, h = round(CARD_W_MM * S), round(CARD_H_MM * S)
+    return rectify(image, q, w, h)
+
+
+def _white(card: np.ndarray) -> np.ndarray:
+    """Per-channel paper white: a high percentile of the card's inner area."""
+    m = int(3 * S)
+    inner = card[m:-m, m:-m].reshape(-1, 3).astype(np.float32)
+    return np.maximum(np.percentile(inner, 90, axis=0), 25.0)
+
+
+@dataclass(frozen=True)
+class _Blob:
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+    area: int
+    label: int
+
+    @property
+    def w(self) -> int:
+        return self.x1 - self.x0
+
+    @property
+    def h(self) -> int:
+        return self.y1 - self.y0
+
+
+def _blobs(mask: np.ndarray, min_area: float) -> tuple[np.ndarray, list[_Blob]]:
+    n, lab, st, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    out = []
+    for i in range(1, n):
+        x, y, w, h, a = st[i]
+        if a >= min_area:
+            out.append(_Blob(int(x), int(y), int(x + w), int(y + h), int(a), i))
+    return lab, out
+
+
+def _ink(card: np.ndarray, white: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(darkness 0..1 relative to the local paper, redness) per pixel."""
+    wb = card.astype(np.float32) / white
+    lo = wb.min(axis=2)
+    k = int(7 * S) | 1
+    bg = cv2.dilate(lo, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    bg = cv2.blur(bg, (k // 2 | 1, k // 2 | 1))
+    dark = np.clip(1.0 - lo / np.maximum(bg, 0.2), 0.0, 1.0)
+    red = wb[:, :, 2] - np.maximum(wb[:, :, 0], wb[:, :, 1])
+    return dark, red
+
+
+@dataclass(frozen=True)
+class _CornerRead:
+    ranks: dict[str, float]
+    suits: dict[str, float]
+    red: float  # ink redness of the index (> 0.15 red)
+    quality: float  # how index-like the layout looked (0..1)
+
+
+def _read_corner(dark: np.ndarray, red: np.ndarray) -> _CornerRead | None:
+    """Read the index in the top-left corner of an upright card picture."""
+    zw, zh = int(ZONE_W_MM * S), int(ZONE_H_MM * S)
+    d = dark[:zh, :zw]
+    rr = red[:zh, :zw]
+    thr, _ = cv2.threshold((d * 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr = float(np.clip(thr / 255.0, 0.22, 0.5))
+    mask = d > thr
+    lab, blobs = _blobs(mask, 0.6 * S * S)
+    edge = int(0.6 * S)
+    blobs = [b for b in blobs if b.x0 > edge and b.y0 > edge and b.x1 < zw - 1 and b.y1 < zh - 1]
+    ranks = [b for b in blobs if 2.5 * S <= b.h <= 12 * S and b.w <= 12 * S and b.x0 < 8 * S]
+    if not ranks:
+        return None
+    top = min(ranks, key=lambda b: b.y0)
+    parts = [b for b in blobs if min(b.y1, top.y1) - max(b.y0, top.y0) > 0.5 * min(b.h, top.h)
+             and b.h > 0.5 * top.h and b.x0 < top.x1 + 2 * S and b.x1 > top.x0 - 2 * S]
+    x0, y0 = min(b.x0 for b in parts), min(b.y0 for b in parts)
+    x1, y1 = max(b.x1 for b in parts), max(b.y1 for b in parts)
+    if x1 - x0 > 13 * S:
+        return None
+    glyph = np.isin(lab[y0:y1, x0:x1], [b.label for b in parts]).astype(np.float32)
+    rank_sc = _classify(glyph, rank_bank(), GW, GH, RANKS, 0.35)
+    if len(parts) == 2:  # two glyphs side by side: a "10" when they read as "1" and "0"
+        left, right = sorted(parts, key=lambda b: b.x0)
+        if left.x1 <= right.x0 + 1:
+            sl = _classify((lab[left.y0:left.y1, left.x0:left.x1] == left.label).astype(np.float32),
+                           digit_bank(), GW, GH, ("1", "0", "A", "J", "7"), 0.35)
+            sr = _classify((lab[right.y0:right.y1, right.x0:right.x1] == right.label).astype(np.float32),
+                           digit_bank(), GW, GH, ("1", "0", "Q", "9", "6", "8"), 0.35)
+            if sl["1"] >= max(sl.values()) - 0.05 and sr["0"] >= max(sr.values()) - 0.02:
+                rank_sc["10"] = max(rank_sc["10"], (sl["1"] + sr["0"]) / 2)
+    cx = (x0 + x1) / 2
+    below = [b for b in blobs if b.y0 >= y1 - 0.5 * S and b.y0 < y1 + 7 * S and 1.8 * S <= b.h <= 9 * S
+             and b.w <= 9 * S and abs((b.x0 + b.x1) / 2 - cx) < 4 * S]
+    suit_sc = {s: -1.0 for s in SUITS}
+    ink_lbls = [b.label for b in parts]
+    quality = 0.5
+    if below:
+        sb = min(below, key=lambda b: b.y0)
+        suit_sc = _classify((lab[sb.y0:sb.y1, sb.x0:sb.x1] == sb.label).astype(np.float32),
+                            suit_bank(), SW, SH, SUITS, 0.5)
+        ink_lbls.append(sb.label)
+        quality = 1.0
+    inkpx = np.isin(lab, ink_lbls)
+    redness = float(np.median(rr[inkpx])) if inkpx.any() else 0.0
+    return _CornerRead(rank_sc, suit_sc, redness, quality)
+
+
+@dataclass(frozen=True)
+class _Pips:
+    rank: str | None  # "A".."10", "court" or None
+    suits: dict[str, float]
+    red: float
+
+
+def _read_pips(dark: np.ndarray, red: np.ndarray) -> _Pips:
+    """Count the pips in the middle of the card (index corners left out), or spot a picture."""
+    h, w = dark.shape
+    m = int(2.5 * S)
+    mask = np.zeros(dark.shape, bool)
+    mask[m:h - m, m:w - m] = dark[m:h - m, m:w - m] > 0.35
+    lab, blobs = _blobs(mask, 12 * S * S)
+    zw, zh = ZONE_W_MM * S * 0.8, ZONE_H_MM * S * 0.8
+
+    def in_index(b: _Blob) -> bool:
+        cx, cy = (b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2
+        return (cx < zw and cy < zh) or (cx > w - zw and cy > h - zh)
+
+    blobs = [b for b in blobs if not in_index(b)]
+    none = _Pips(None, {s: -1.0 for s in SUITS}, 0.0)
+    if not blobs:
+        return none
+    big = max(blobs, key=lambda b: b.w * b.h)
+    if big.w > 30 * S and big.h > 35 * S:
+        return _Pips("court", none.suits, 0.0)
+    areas = np.array([b.area for b in blobs], np.float32)
+    med = float(np.median(areas))
+    pips = [b for b in blobs if 0.45 * med <= b.area <= 2.2 * med and b.w < 22 * S and b.h < 26 * S]
+    n = len(pips)
+    if n != len(blobs) or n == 0 or n > 10:
+        return none
+    bank = suit_bank(True)
+    votes = {s: 0.0 for s in SUITS}
+    reds = []
+    for b in pips:
+        g = (lab[b.y0:b.y1, b.x0:b.x1] == b.label).astype(np.float32)
+        sc = _classify(g, bank, SW, SH, SUITS, 0.5)
+        for s in SUITS:
+            votes[s] += sc[s] / n
+        reds.append(float(np.median(red[lab == b.label])))
+    return _Pips(PIP_RANK[n], votes, float(np.median(reds)))
+
+
+# ------------------------------------------------------------------ combining
+
+def _margin(scores: dict[str, float]) -> tuple[str, float, float]:
+    order = sorted(scores.items(), key=lambda kv: -kv[1])
+    return order[0][0], order[0][1], order[0][1] - order[1][1]
+
+
+def _decide(cr: _CornerRead, pips: _Pips) -> tuple[str, float]:
+    """Combine one corner's read with the pips into (code, confidence).
+
+    The rank glyph alone is trusted only with a clear margin; the pips (their number, or a
+    court picture) are an independent witness: agreement makes the read sure, disagreement
+    makes it doubtful.
+    """
+    ranks = cr.ranks
+    rank, r_best, r_margin = _margin(ranks)
+    if pips.rank == "court":
+        court = {r: ranks[r] for r in ("J", "Q", "K")}
+        rank, r_best, r_margin = _margin(court)
+        conf_r = float(np.clip(r_margin / 0.06, 0, 1))
+    elif pips.rank is not None:
+        if pips.rank == rank or ranks[pips.rank] >= r_best - 0.03:
+            rank = pips.rank
+            conf_r = 1.0
+        else:
+            conf_r = float(np.clip((r_margin - 0.1) / 0.1, 0, 1)) * 0.6
+    else:
+        conf_r = float(np.clip(r_margin / 0.12, 0, 1)) * 0.9
+    conf_r *= float(np.clip((r_best - 0.45) / 0.15, 0, 1))
+    use_pips = pips.rank not in (None, "court")
+    is_red = (cr.red + (pips.red if use_pips else cr.red)) / 2 > 0.15
+    allowed = RED if is_red else ("S", "C")
+    suits = {s: cr.suits[s] + (pips.suits[s] if use_pips else cr.suits[s]) for s in allowed}
+    suit, s_best, s_margin = _margin(suits)
+    conf_s = float(np.clip(s_margin / 0.1, 0, 1) * np.clip((s_best / 2 - 0.4) / 0.2, 0, 1))
+    conf = min(conf_r, conf_s) * cr.quality
+    if DEBUG:
+        print(f"   {rank}{suit} r_best={r_best:.2f} r_margin={r_margin:.2f} pips={pips.rank} conf_r={conf_r:.2f} "
+              f"suits={ {k: round(v, 2) for k, v in suits.items()} } conf_s={conf_s:.2f} q={cr.quality}")
+    return rank + suit, conf
+
+
 def read_index(image: np.ndarray, corners: np.ndarray) -> IndexRead | None:
-    return None
+    """Read a real standard card inside corners (4 points clockwise, 0-1 a short side).
+
+    Returns None when no index-like mark is found in any corner.
+    """
+    q = np.asarray(corners, np.float32).reshape(4, 2)
+    best: IndexRead | None = None
+    for k in (0, 1):  # which pair of sides is the short one (perspective can fool the caller)
+        qk = np.roll(q, -k, axis=0)
+        card = _rectify(image, qk)
+        white = _white(card)
+        dark, red = _ink(card, white)
+        pips = _read_pips(dark, red)
+        for turn in (0, 2):  # index in the top-left, or in the bottom-right (card upside down)
+            dk = dark if turn == 0 else dark[::-1, ::-1]
+            rk = red if turn == 0 else red[::-1, ::-1]
+            cr = _read_corner(dk, rk)
+            if cr is None:
+                continue
+            code, conf = _decide(cr, pips)
+            if best is None or conf > best.confidence:
+                best = IndexRead(code, round(conf, 4), 90 * ((k + turn) % 4))
+    return best

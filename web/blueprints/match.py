@@ -39,7 +39,7 @@ def events() -> Any:
     response.headers["Cache-Control"] = "no-cache, no-store"
     response.headers["X-Accel-Buffering"] = "no"
 
-    released = []
+    released: list[bool] = []
 
     def cleanup() -> None:
         if not released:
