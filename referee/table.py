@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from referee.broadcast import Broadcaster, Subscription
+from web.broadcast import Broadcaster, BroadcastSubscription
 from referee.rules import (
     Clock,
     Event,
@@ -88,7 +88,7 @@ class Table:
         self.store = store
         self.buzzer: Buzzer = buzzer or _NoBuzzer()
         self.clock = clock
-        self.hub = Broadcaster()
+        self.hub = Broadcaster(queue_size=2000)
         self.match: Match | None = None
         self.match_id: int | None = None
         self.state = "idle"
@@ -96,6 +96,7 @@ class Table:
         self._recent: deque[dict[str, Any]] = deque(maxlen=recent)
         self._feed: deque[dict[str, Any]] = deque(maxlen=2000)
         self._frame: bytes | None = None
+        self._t0 = 0.0  # the table clock when the match was set up: the dashboard's 0:00
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
         self.log_lines: list[str] = []  # the table log of the current match, as written
@@ -122,6 +123,7 @@ class Table:
             self._recent.clear()
             self._feed.clear()
             self.log_lines = [header_line(header)]
+            self._t0 = self.clock()
         self.hub.publish("state", self.snapshot())
 
     def start(self) -> None:
@@ -227,7 +229,7 @@ class Table:
     def frame_jpeg(self) -> bytes | None:
         return self._frame
 
-    def subscribe(self) -> Subscription:
+    def subscribe(self) -> BroadcastSubscription:
         return self.hub.subscribe()
 
     def snapshot(self) -> dict[str, Any]:
@@ -256,7 +258,7 @@ class Table:
                 "state": self.state,
                 "round": game.round,
                 "turn": game.turn(),
-                "direction": status.get("direction") if isinstance(status, dict) else None,
+                "direction": _direction(status.get("direction")),
                 "seats": seats,
                 "recent": list(self._recent),
                 "options": dict(game.opts),
@@ -264,6 +266,7 @@ class Table:
                 "rounds": _jsonable(st["rounds"]),
                 "status": status,
                 "clock": self.clock(),
+                "t0": self._t0,
             }
 
     def events(self, since_id: int = 0, limit: int = 200) -> list[dict[str, Any]]:
@@ -338,6 +341,15 @@ class Table:
         if not self.store:
             raise RefereeError("no match store is configured")
         return self.store.export_log(match_id)
+
+
+def _direction(value: Any) -> int | None:
+    """The play direction as the dashboard wants it: 1 clockwise, -1 anticlockwise."""
+    if value in (1, -1):
+        return int(value)
+    if isinstance(value, str):
+        return -1 if "anti" in value or "counter" in value else 1
+    return None
 
 
 def _verdict_dict(v: Verdict, verdict_id: int) -> dict[str, Any]:

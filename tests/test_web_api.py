@@ -76,7 +76,7 @@ def test_match_snapshot_shape(client: FlaskClient, table: FakeTable) -> None:
     assert r.status_code == 200 and r.headers["Cache-Control"] == "no-store"
     snap = r.get_json()
     assert set(snap) == {"match_id", "game", "state", "round", "turn", "direction", "seats",
-                         "recent", "options", "winner", "clock"}
+                         "recent", "options", "winner", "clock", "t0"}
     assert snap["state"] == "running" and snap["game"] == "wackee-six"
     assert [s["seat"] for s in snap["seats"]] == [1, 2, 3, 4]
     for seat in snap["seats"]:

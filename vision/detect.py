@@ -45,15 +45,20 @@ def order_clockwise(pts: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Cloth:
-    """The table as seen without cards: a smooth local colour image and the distance above which
-    a pixel is not table."""
+    """The table as seen without cards: its local colour and how far a pixel must be from it to be
+    not table (both smooth images of the working image's size)."""
 
-    local: np.ndarray  # float32 BGR, the working image's size: the cloth's colour near each pixel
-    threshold: float
+    local: np.ndarray  # float32 BGR: the cloth's colour near each pixel
+    threshold: np.ndarray  # float32: the distance above which a pixel is not cloth, per pixel
 
     @property
     def colour(self) -> np.ndarray:
         return np.median(self.local.reshape(-1, 3), axis=0).astype(np.int16)
+
+    @property
+    def level(self) -> float:
+        """A typical threshold (for small regions that have no map of their own)."""
+        return float(np.median(self.threshold))
 
 
 CLOTH_SCALE = 8  # the cloth is estimated on an image this many times smaller than the working one
@@ -61,22 +66,23 @@ CLOTH_SCALE = 8  # the cloth is estimated on an image this many times smaller th
 
 def estimate_cloth(small: np.ndarray, card_px: float | None = None) -> Cloth:
     """The cloth's local colour: a large median filter of a tiny image (cards are a minority of
-    any window of a few card sizes, so the median is the cloth), and a threshold set from how
-    much the cloth itself varies (wood grain, felt, noise) around that estimate."""
+    any window of a few card sizes, so the median is the cloth); the threshold follows how much
+    the cloth itself varies there (wood grain, felt texture, noise), from the local median of the
+    distance to that colour."""
     h, w = small.shape[:2]
-    tiny = cv2.resize(small, (max(8, w // CLOTH_SCALE), max(8, h // CLOTH_SCALE)), interpolation=cv2.INTER_AREA)
+    tw, th = max(8, w // CLOTH_SCALE), max(8, h // CLOTH_SCALE)
+    tiny = cv2.resize(small, (tw, th), interpolation=cv2.INTER_AREA)
     k = 2 * int(max(5, (card_px or 0.17 * max(h, w)) * 1.6 / CLOTH_SCALE) // 2) + 1
-    k = min(k, 2 * (min(tiny.shape[:2]) // 2) - 1)
-    med = cv2.medianBlur(tiny, max(3, k))
-    med = cv2.medianBlur(med, 5)
+    k = max(3, min(k, 2 * (min(th, tw) // 2) - 1))
+    med = cv2.medianBlur(cv2.medianBlur(tiny, k), 3)
     local = cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
-    diff = _distance(small, local)
-    sample = diff[::4, ::4].ravel()
-    q50, q90 = np.percentile(sample, [50, 90])
-    # most pixels are cloth: its spread sets the bar (cards are far off it: white margin)
-    thr = float(np.clip(q50 * 2.5 + 18.0, 40.0, 110.0))
-    if q90 < thr * 0.5:
-        thr = max(40.0, min(thr, q90 * 2.0 + 20.0))
+    # the cloth's spread: median distance at a finer scale (grain survives at 1/2 the size)
+    half = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    d = _distance(half, cv2.resize(med, (w // 2, h // 2), interpolation=cv2.INTER_LINEAR).astype(np.float32))
+    spread = cv2.resize(d, (tw, th), interpolation=cv2.INTER_AREA)  # mean distance in each tiny pixel
+    spread = cv2.medianBlur(np.clip(spread, 0, 255).astype(np.uint8), k).astype(np.float32)
+    thr = np.clip(spread * 3.0 + 25.0, 40.0, 150.0)
+    thr = cv2.resize(thr, (w, h), interpolation=cv2.INTER_LINEAR)
     return Cloth(local, thr)
 
 
@@ -121,7 +127,7 @@ def refine_quad(image: np.ndarray, quad: np.ndarray, cloth: Cloth) -> np.ndarray
     edge = np.concatenate([rb[:2].reshape(-1, 3), rb[-2:].reshape(-1, 3), rb[:, :2].reshape(-1, 3),
                            rb[:, -2:].reshape(-1, 3)])
     local = np.median(edge, axis=0).astype(np.float32)  # the cloth just around this card
-    mask = ((_distance(rb, local[None, None]) > cloth.threshold) * 255).astype(np.uint8)
+    mask = ((_distance(rb, local[None, None]) > cloth.level) * 255).astype(np.uint8)
     # keep only the pixels near the quad (neighbouring cards stay out)
     keep = np.zeros_like(mask)
     q = quad - np.array([x0, y0], np.float32)
@@ -213,6 +219,98 @@ def _corner_hypotheses(poly: np.ndarray, short: float, long_: float, mask: np.nd
     return out
 
 
+class EdgeMap:
+    """Smoothed grey gradients of (part of) an image, for fitting card outlines to edges."""
+
+    def __init__(self, image: np.ndarray, box: tuple[int, int, int, int] | None = None) -> None:
+        h, w = image.shape[:2]
+        x0, y0, x1, y1 = box if box is not None else (0, 0, w, h)
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        self.off = np.array([x0, y0], np.float32)
+        roi = image[y0:y1, x0:x1]
+        g = cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY) if roi.ndim == 3 else roi
+        g = cv2.GaussianBlur(g, (5, 5), 1.2).astype(np.float32)
+        self.gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+        self.gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+        self.h, self.w = g.shape
+
+    @classmethod
+    def around(cls, image: np.ndarray, quad: np.ndarray, pad: float = 0.35) -> EdgeMap:
+        q = np.asarray(quad, np.float32).reshape(4, 2)
+        d = float(np.linalg.norm(q[0] - q[2])) * pad
+        x0, y0 = np.floor(q.min(axis=0) - d).astype(int)
+        x1, y1 = np.ceil(q.max(axis=0) + d).astype(int)
+        return cls(image, (int(x0), int(y0), int(x1), int(y1)))
+
+
+_TS = np.linspace(-0.78, 0.78, 14, dtype=np.float32)  # positions along a side (corners are round)
+
+
+def _edge_scores(em: EdgeMap, c: np.ndarray, th: np.ndarray, hw: np.ndarray, hh: np.ndarray) -> np.ndarray:
+    """Edge support of card rectangles (centres c (m, 2), angles th, half sizes hw, hh (m,)).
+
+    Per side: the median, along the side, of the gradient across it; the score is the mean of
+    the two weakest sides (a card whose whole outline shows, like the top card of a pile, wins
+    over one that shows only a corner)."""
+    ux, uy = np.cos(th)[:, None], np.sin(th)[:, None]
+    vx, vy = -uy, ux
+    t = _TS[None, :]
+    cx, cy = (c[:, 0] - em.off[0])[:, None], (c[:, 1] - em.off[1])[:, None]
+    hw_, hh_ = hw[:, None], hh[:, None]
+    sides = []
+    for su, sv, along_u in ((0, -1, True), (0, 1, True), (-1, 0, False), (1, 0, False)):
+        if along_u:  # top / bottom side: runs along u, normal v
+            px = cx + t * hw_ * ux + sv * hh_ * vx
+            py = cy + t * hw_ * uy + sv * hh_ * vy
+            nx, ny = vx, vy
+        else:
+            px = cx + su * hw_ * ux + t * hh_ * vx
+            py = cy + su * hw_ * uy + t * hh_ * vy
+            nx, ny = ux, uy
+        xi = np.clip(np.rint(px).astype(np.int32), 0, em.w - 1)
+        yi = np.clip(np.rint(py).astype(np.int32), 0, em.h - 1)
+        g = np.abs(em.gx[yi, xi] * nx + em.gy[yi, xi] * ny)
+        sides.append(np.median(g, axis=1))
+    sd = np.sort(np.stack(sides, axis=1), axis=1)
+    return 0.5 * (sd[:, 0] + sd[:, 1]) * 0.6 + 0.4 * sd.mean(axis=1)
+
+
+def fit_edges(em: EdgeMap, quad: np.ndarray, max_shift: float = 0.1, max_turn: float = 8.0,
+              rounds: int = 3) -> tuple[np.ndarray, float]:
+    """Move a card quad (clockwise, any start) to the rectangle whose outline best follows the
+    image's edges nearby: coordinate search over angle, position and size. Returns the quad
+    (clockwise, same start) and its edge score (grey levels per pixel)."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    c = q.mean(axis=0)
+    e_u = (q[1] - q[0]) + (q[2] - q[3])
+    e_v = (q[3] - q[0]) + (q[2] - q[1])
+    hw = float(np.linalg.norm(e_u)) / 4
+    hh = float(np.linalg.norm(e_v)) / 4
+    th = float(np.arctan2(e_u[1], e_u[0]))
+    if hw < 3 or hh < 3:
+        return q, 0.0
+    p = np.array([c[0], c[1], th, hw, hh], np.float64)
+    long_ = max(hw, hh) * 2
+    steps = [long_ * max_shift / 3, long_ * max_shift / 3, np.radians(max_turn) / 3, hw * 0.025, hh * 0.025]
+    best = float(_edge_scores(em, p[None, :2], p[None, 2], p[None, 3], p[None, 4])[0])
+    ks = np.arange(-3, 4, dtype=np.float64)
+    for r in range(rounds):
+        f = 1.0 if r == 0 else 0.5 ** r
+        for i in (2, 0, 1, 3, 4):
+            cand = np.repeat(p[None], len(ks), axis=0)
+            cand[:, i] += ks * steps[i] * f
+            sc = _edge_scores(em, cand[:, :2], cand[:, 2], cand[:, 3], cand[:, 4])
+            j = int(np.argmax(sc))
+            if sc[j] > best:
+                best, p = float(sc[j]), cand[j]
+    cx, cy, th, hw, hh = p
+    u = np.array([np.cos(th), np.sin(th)]) * hw
+    v = np.array([-np.sin(th), np.cos(th)]) * hh
+    c = np.array([cx, cy])
+    out = np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32)
+    return out, best
+
+
 def find_candidates(image: np.ndarray, card_px: float | None = None,
                     refine: bool = True) -> list[Candidate]:
     """Card quads and, for merged blobs, card hypotheses (see the module docstring).
@@ -273,9 +371,23 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
                     s_ = l_ * ASPECT
                 scales = (1.0, 0.94, 0.88)
             poly = cv2.approxPolyDP(cnt, max(2.0, 0.04 * s_), True).reshape(-1, 2).astype(np.float32)
+            hyps: list[tuple[float, np.ndarray]] = []
+            x, y, bw, bh = cv2.boundingRect(cnt)
+            pad = int(0.3 * l_) + 4
+            em = EdgeMap(image, (int((x - pad) / f), int((y - pad) / f), int((x + bw + pad) / f),
+                                 int((y + bh + pad) / f)))
             for sc in scales:
                 for quad in _corner_hypotheses(poly, s_ * sc, l_ * sc, filled, len(scales) > 1 and sc == 1.0):
-                    out.append(Candidate(quad / f, False, k))
+                    fq, score = fit_edges(em, quad / f) if refine else (quad / f, 0.0)
+                    hyps.append((score, fq))
+            hyps.sort(key=lambda h_: -h_[0])
+            kept: list[np.ndarray] = []
+            for score, fq in hyps:
+                cc = fq.mean(axis=0)
+                if any(np.linalg.norm(cc - kq.mean(axis=0)) < 0.2 * s_ / f for kq in kept):
+                    continue
+                kept.append(fq)
+                out.append(Candidate(order_clockwise(fq), False, k))
     return out
 
 

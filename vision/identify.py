@@ -290,13 +290,16 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck) -> tuple[De
     code, back, conf = m.code, m.back, m.confidence
     rot = m.rot
     # a real standard deck (built in, or enrolled with standard codes) is also read by its index
-    if (deck.kind == "standard" or getattr(deck, "base", None) == "standard") and back is None \
-            and conf < 0.9:
+    # (a real deck's face can match the wrong one of our renders well: the index decides then)
+    if (deck.kind == "standard" or getattr(deck, "base", None) == "standard") and back is None:
         from vision.decks.index_reader import read_index
 
         r = read_index(image, q)
-        if r is not None and r.confidence > conf and r.code in deck.codes:
-            code, conf, rot = r.code, r.confidence, r.rot
+        if r is not None and r.code in deck.codes:
+            if r.code == code:
+                conf = max(conf, r.confidence)
+            elif r.confidence >= max(conf, MIN_CONFIDENCE):
+                code, conf, rot = r.code, r.confidence, r.rot
     q = np.roll(q, -((rot // 90) % 4), axis=0)  # rot: quarter turns to the printed top-left
     face_up = back is None
     if conf < MIN_CONFIDENCE:

@@ -142,6 +142,7 @@ class FakeTable:
                 "options": dict(self._options),
                 "winner": self._winner,
                 "clock": self._clock(),
+                "t0": self._started,
             }
 
     def subscribe(self) -> BroadcastSubscription:

@@ -55,7 +55,8 @@ class SnapshotDict(TypedDict):
     recent: list[VerdictDict]
     options: dict[str, Any]
     winner: int | None
-    clock: float
+    clock: float  # seconds on the table's monotonic clock (not wall time)
+    t0: float  # the table clock when the match was set up: the pages show times from here
 
 
 class MessageDict(TypedDict):

@@ -295,6 +295,11 @@ _KEYS: dict[type[Event], dict[str, tuple[str, Any, bool]]] = {
     for cls, spec in _FIELDS.items()
 }
 
+_SPECS: dict[type[Event], tuple[tuple[str, str, Any, bool], ...]] = {
+    cls: tuple((key, attr, conv, req) for attr, (key, conv, req) in spec.items())
+    for cls, spec in _FIELDS.items()
+}
+
 
 def event_from_dict(data: Any) -> Event:
     """Build and check an event from its JSON form; raise EventError saying what is wrong."""
@@ -308,23 +313,23 @@ def event_from_dict(data: Any) -> Event:
     t = data.get("t")
     if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
         raise EventError(f"'{kind}' event: 't' must be a time in seconds, 0 or more, not {t!r}")
-    keys = _KEYS[cls]
     kwargs: dict[str, Any] = {}
-    for key, value in data.items():
-        if key == "kind" or key == "t":
-            continue
-        spec = keys.get(key)
-        if spec is None:
-            allowed = ", ".join(["t", "kind", *keys]) or "t, kind"
-            raise EventError(f"'{kind}' event has unknown field {key!r}; fields: {allowed}")
-        attr, conv, _req = spec
+    seen = 2
+    for key, attr, conv, req in _SPECS[cls]:
+        value = data.get(key)
         if value is None:
+            if req:
+                raise EventError(f"'{kind}' event is missing the field {key!r}")
+            seen += key in data
             continue
+        seen += 1
         try:
             kwargs[attr] = conv(value)
         except EventError as err:
             raise EventError(f"'{kind}' event, field {key!r}: {err}") from None
-    for key, (attr, _conv, req) in keys.items():
-        if req and attr not in kwargs:
-            raise EventError(f"'{kind}' event is missing the field {key!r}")
+    if seen != len(data):
+        keys = _KEYS[cls]
+        unknown = next(k for k in data if k not in keys and k not in ("t", "kind"))
+        allowed = ", ".join(["t", "kind", *keys])
+        raise EventError(f"'{kind}' event has unknown field {unknown!r}; fields: {allowed}")
     return cls(t=float(t), **kwargs)

@@ -70,8 +70,17 @@ class _Card:
 
     __slots__ = ("code", "seat", "t", "value", "wild", "main", "shown", "kind", "slot", "pile")
 
-    def __init__(self, code: str, seat: int, t: float, value: int, main: bool, shown: bool,
-                 kind: str, slot: int) -> None:
+    def __init__(
+        self,
+        code: str,
+        seat: int,
+        t: float,
+        value: int,
+        main: bool,
+        shown: bool,
+        kind: str,
+        slot: int,
+    ) -> None:
         self.code = code
         self.seat = seat
         self.t = t
@@ -95,9 +104,24 @@ class _Pile:
 
 
 class _Seat:
-    __slots__ = ("n", "row", "reserve", "stock", "waste", "shown", "played", "owed_main",
-                 "penalty", "busy_until", "reserved", "reserved_src", "wild_pile", "calling",
-                 "quiet_until", "last_main_arrival")
+    __slots__ = (
+        "n",
+        "row",
+        "reserve",
+        "stock",
+        "waste",
+        "shown",
+        "played",
+        "owed_main",
+        "penalty",
+        "busy_until",
+        "reserved",
+        "reserved_src",
+        "wild_pile",
+        "calling",
+        "quiet_until",
+        "last_main_arrival",
+    )
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -125,9 +149,17 @@ class Simulator:
     """A seeded Wackee Six table. kw: rounds (stop after N), mistakes (scale of error rates),
     deck ("wackee" or "standard"), fps (camera frame rate), max_rounds."""
 
-    def __init__(self, header: MatchHeader, seed: int, rounds: int | None = None,
-                 mistakes: float = 1.0, deck: str = "wackee", fps: float = 10.0,
-                 max_rounds: int = 80, **_kw: Any) -> None:
+    def __init__(
+        self,
+        header: MatchHeader,
+        seed: int,
+        rounds: int | None = None,
+        mistakes: float = 1.0,
+        deck: str = "wackee",
+        fps: float = 10.0,
+        max_rounds: int = 80,
+        **_kw: Any,
+    ) -> None:
         self.header = header
         self.rng = random.Random(seed)
         self.n = len(header.seats)
@@ -152,8 +184,10 @@ class Simulator:
         self.hands: dict[int, list[tuple[str, float]]] = {}
         for s in range(1, self.n + 1):
             if self.rng.random() < 0.35:
-                self.hands[s] = [("row", self.rng.uniform(0.8, 1.2)),
-                                 ("stock", self.rng.uniform(0.75, 1.15))]
+                self.hands[s] = [
+                    ("row", self.rng.uniform(0.8, 1.2)),
+                    ("stock", self.rng.uniform(0.75, 1.15)),
+                ]
             else:
                 self.hands[s] = [("both", self.rng.uniform(0.7, 1.0))]
 
@@ -248,8 +282,9 @@ class Simulator:
         self.t_go = t_go
         for s in self.seats:
             for role, speed in self.hands[s]:
-                self._push(self._frame(t_go + rng.uniform(0.3, 0.9) * speed), "act",
-                           (s, role, speed))
+                self._push(
+                    self._frame(t_go + rng.uniform(0.3, 0.9) * speed), "act", (s, role, speed)
+                )
         last = t_go
         while self.heap:
             t, _seq, kind, data = heapq.heappop(self.heap)
@@ -330,16 +365,27 @@ class Simulator:
             return self._place(f"row:{s.n}:{card.slot}")
         return self._place(f"waste:{s.n}")
 
-    def _land(self, s: _Seat, card: _Card, idx: int, t: float, verdict: str,
-              reveal_next: bool = True, call: bool = True) -> None:
+    def _land(
+        self,
+        s: _Seat,
+        card: _Card,
+        idx: int,
+        t: float,
+        verdict: str,
+        reveal_next: bool = True,
+        call: bool = True,
+    ) -> None:
         """The card lands on pile idx (0: a new pile) at frame t; verdict is what it deserves."""
         if idx == 0:
             idx = self.next_pile
             self.next_pile += 1
         card.t = t
         card.pile = idx
-        self._emit(CardPlaced(t, s.n, card.code, self._place(f"pile:{idx}"),
-                              self._src_place(s, card)), CAMERA_LAG, verdict)
+        self._emit(
+            CardPlaced(t, s.n, card.code, self._place(f"pile:{idx}"), self._src_place(s, card)),
+            CAMERA_LAG,
+            verdict,
+        )
         if card.main:
             s.last_main_arrival = t + CAMERA_LAG
         if verdict == "legal":
@@ -388,7 +434,7 @@ class Simulator:
         self._owe(s, card)
 
     def _maybe_call(self, s: _Seat, t: float) -> None:
-        if (s.main_left() == 0 and not s.wild_pile and not s.calling and self.over_t is None):
+        if s.main_left() == 0 and not s.wild_pile and not s.calling and self.over_t is None:
             s.calling = True
             self._push(round(t + self.rng.uniform(0.2, 0.6), 3), "press", (s.n, True))
 
@@ -450,12 +496,18 @@ class Simulator:
             slot = gaps[0]
             code = s.reserve.pop()
             s.row[slot] = code
-            self._emit(CardRevealed(t, s.n, code, self._place(f"row:{s.n}:{slot}")),
-                       CAMERA_LAG, "legal")
+            self._emit(
+                CardRevealed(t, s.n, code, self._place(f"row:{s.n}:{slot}")), CAMERA_LAG, "legal"
+            )
             return True
         left = s.main_left()
-        if (0 < left <= 2 and not quiet and not s.wild_pile and t - self.last_false_call > 20
-                and rng.random() < 0.01 * m):
+        if (
+            0 < left <= 2
+            and not quiet
+            and not s.wild_pile
+            and t - self.last_false_call > 20
+            and rng.random() < 0.01 * m
+        ):
             self.last_false_call = t
             s.quiet_until = t + self.grace + 0.5
             self._push(round(t + rng.uniform(0.05, 0.3), 3), "press", (s.n, False))
@@ -488,8 +540,11 @@ class Simulator:
                     # A waste card put into a row gap: only the reserve refills the row.
                     card = self._take(s, code, "waste", 0)
                     where = f"row:{s.n}:{gaps[0]}"
-                    self._emit(CardPlaced(t, s.n, code, self._place(where),
-                                          self._place(f"waste:{s.n}")), CAMERA_LAG, "illegal")
+                    self._emit(
+                        CardPlaced(t, s.n, code, self._place(where), self._place(f"waste:{s.n}")),
+                        CAMERA_LAG,
+                        "illegal",
+                    )
                     delay = rng.uniform(0.7, 1.3)
                     s.busy_until = t + delay + 0.2
                     self._push(self._frame(t + delay), "take_back", (s.n, card, where))
@@ -569,8 +624,11 @@ class Simulator:
             fslot = 0
             if want in row_by:
                 src, fslot = "row", row_by[want]
-            elif top_code is not None and self.table[top_code] == want and \
-                    s.shown.get(top_code, 0) > 0:
+            elif (
+                top_code is not None
+                and self.table[top_code] == want
+                and s.shown.get(top_code, 0) > 0
+            ):
                 src = "waste"
             if not src:
                 continue
@@ -669,8 +727,12 @@ class Simulator:
             return
         valid = s.main_left() == 0  # the referee counts row and reserve only
         intended = None
-        if valid and meant and s.last_main_arrival < t + PAD_LAG - 0.005 and \
-                t - self.last_false_call > 2.0:
+        if (
+            valid
+            and meant
+            and s.last_main_arrival < t + PAD_LAG - 0.005
+            and t - self.last_false_call > 2.0
+        ):
             intended = "legal"  # judged at once: its last card is already in the log
         self._emit(PadPress(t, seat_n), PAD_LAG, intended)
         if not valid:  # a false call: the buzz, the penalty option, and play goes on
@@ -712,8 +774,9 @@ class Simulator:
                 if n != WILD_N and s.shown.get(code, 0) > 0:
                     idx = self._fit(s.n, c, n, t)
                     if idx is not None:
-                        self._land(s, self._take(s, code, "waste", 0), idx, t, verdict,
-                                   reveal_next=False)
+                        self._land(
+                            s, self._take(s, code, "waste", 0), idx, t, verdict, reveal_next=False
+                        )
                         return
 
     def _do_end(self, t: float, _data: Any) -> None:
@@ -732,11 +795,15 @@ class Simulator:
                 s = self.seats[card.seat]
                 self._unland(s, card)
                 s.wild_pile = 0
-                self._push(self._frame(t + self.rng.uniform(0.8, 1.5)), "take_back",
-                           (s.n, card, f"pile:{idx}"))
+                self._push(
+                    self._frame(t + self.rng.uniform(0.8, 1.5)),
+                    "take_back",
+                    (s.n, card, f"pile:{idx}"),
+                )
         scores = {}
         for n, s in self.seats.items():
-            scores[n] = s.played - 2 * s.main_left() + (10 if bonus and n == self.caller else 0) \
-                - s.penalty
+            scores[n] = (
+                s.played - 2 * s.main_left() + (10 if bonus and n == self.caller else 0) - s.penalty
+            )
         self.scores.append(scores)
         self.scored = True

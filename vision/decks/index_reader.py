@@ -126,6 +126,8 @@ class _Bank:
     labels: list[str]
     mat: np.ndarray  # (n, d) unit vectors
     aspect: np.ndarray  # (n,) log(w / h)
+    ids: np.ndarray | None = None  # (n,) index of each row's label in names
+    names: tuple[str, ...] = ()
 
 
 def _bank(items: list[tuple[str, np.ndarray]], w: int, h: int) -> _Bank:
@@ -139,7 +141,9 @@ def _bank(items: list[tuple[str, np.ndarray]], w: int, h: int) -> _Bank:
             labels.append(label)
             rows.append(_vec(t, w, h))
             asp.append(np.log(t.shape[1] / t.shape[0]))
-    return _Bank(labels, np.stack(rows).astype(np.float32), np.array(asp, np.float32))
+    names = tuple(dict.fromkeys(labels))
+    ids = np.array([names.index(lb) for lb in labels], np.int64)
+    return _Bank(labels, np.stack(rows).astype(np.float32), np.array(asp, np.float32), ids, names)
 
 
 @lru_cache(maxsize=1)
@@ -199,11 +203,9 @@ def _classify(glyph: np.ndarray, bank: _Bank, w: int, h: int, labels: tuple[str,
     v = _vec(glyph, w, h)
     a = np.log(glyph.shape[1] / glyph.shape[0])
     sc = bank.mat @ v - aspect_weight * np.abs(bank.aspect - a)
-    out = {lb: -1.0 for lb in labels}
-    for lb, s in zip(bank.labels, sc):
-        if lb in out and s > out[lb]:
-            out[lb] = float(s)
-    return out
+    best = np.full(len(bank.names), -1.0, np.float32)
+    np.maximum.at(best, bank.ids, sc.astype(np.float32))
+    return {lb: float(best[bank.names.index(lb)]) if lb in bank.names else -1.0 for lb in labels}
 
 
 # ------------------------------------------------------------------ image analysis
@@ -218,7 +220,7 @@ def _rectify(image: np.ndarray, q: np.ndarray) -> np.ndarray:
 def _white(card: np.ndarray) -> np.ndarray:
     """Per-channel paper white: a high percentile of the card's inner area."""
     m = int(3 * S)
-    inner = card[m:-m, m:-m].reshape(-1, 3).astype(np.float32)
+    inner = card[m:-m:2, m:-m:2].reshape(-1, 3).astype(np.float32)
     return np.maximum(np.percentile(inner, 90, axis=0), 25.0)
 
 
@@ -254,9 +256,14 @@ def _ink(card: np.ndarray, white: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(darkness 0..1 relative to the local paper, redness) per pixel."""
     wb = card.astype(np.float32) / white
     lo = wb.min(axis=2)
-    k = int(7 * S) | 1
-    bg = cv2.dilate(lo, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    bg = cv2.blur(bg, (k // 2 | 1, k // 2 | 1))
+    # the local paper level: a 7 mm max filter (wider than any index stroke), worked out at
+    # quarter resolution since it is smooth anyway
+    h, w = lo.shape
+    small = cv2.resize(lo, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    k = max(3, int(7 * S / 4) | 1)
+    bg = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    bg = cv2.blur(bg, (3, 3))
+    bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
     dark = np.clip(1.0 - lo / np.maximum(bg, 0.2), 0.0, 1.0)
     red = wb[:, :, 2] - np.maximum(wb[:, :, 0], wb[:, :, 1])
     return dark, red
@@ -314,8 +321,9 @@ def _read_corner(dark: np.ndarray, red: np.ndarray) -> _CornerRead | None:
                             suit_bank(), SW, SH, SUITS, 0.5)
         ink_lbls.append(sb.label)
         quality = 1.0
-    inkpx = np.isin(lab, ink_lbls)
-    redness = float(np.median(rr[inkpx])) if inkpx.any() else 0.0
+    sub = (slice(y0, zh), slice(0, zw))
+    inkpx = np.isin(lab[sub], ink_lbls)
+    redness = float(np.median(rr[sub][inkpx])) if inkpx.any() else 0.0
     return _CornerRead(rank_sc, suit_sc, redness, quality)
 
 
@@ -360,7 +368,7 @@ def _read_pips(dark: np.ndarray, red: np.ndarray) -> _Pips:
         sc = _classify(g, bank, SW, SH, SUITS, 0.5)
         for s in SUITS:
             votes[s] += sc[s] / n
-        reds.append(float(np.median(red[lab == b.label])))
+        reds.append(float(np.median(red[b.y0:b.y1, b.x0:b.x1][g > 0])))
     return _Pips(PIP_RANK[n], votes, float(np.median(reds)))
 
 
@@ -413,7 +421,13 @@ def read_index(image: np.ndarray, corners: np.ndarray) -> IndexRead | None:
     """
     q = np.asarray(corners, np.float32).reshape(4, 2)
     best: IndexRead | None = None
-    for k in (0, 1):  # which pair of sides is the short one (perspective can fool the caller)
+    d = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    ratio = (d[0] + d[2]) / max(d[1] + d[3], 1e-6)
+    # which pair of sides is the short one: perspective can fool the caller when the quad
+    # looks nearly square; a clearly oblong quad is taken as given
+    for k in ((0, 1) if ratio > 0.78 else (0,)):
+        if best is not None and best.confidence >= 0.95:
+            break
         qk = np.roll(q, -k, axis=0)
         card = _rectify(image, qk)
         white = _white(card)

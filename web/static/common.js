@@ -38,10 +38,14 @@ const Ref = (() => {
     return s ? `${s.name} (${s.colour})` : seatNo ? `seat ${seatNo}` : "";
   }
 
+  // Table times are seconds on the table's monotonic clock, not wall time: show them as match
+  // time (m:ss) from the match's start, which snapshots carry as "t0".
+  let matchStart = null;
   function timeOf(t) {
-    if (!t) return "";
-    const d = new Date(t * 1000);
-    return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    if (t === null || t === undefined) return "";
+    const s = Math.max(0, t - (matchStart === null ? 0 : matchStart));
+    const m = Math.floor(s / 60);
+    return `${m}:${String(Math.floor(s % 60)).padStart(2, "0")}`;
   }
 
   function verdictItem(v, fresh) {
@@ -97,6 +101,7 @@ const Ref = (() => {
       es.addEventListener(type, (msg) => {
         let data;
         try { data = JSON.parse(msg.data); } catch (e) { return; }
+        if (type === "state" && typeof data.t0 === "number") matchStart = data.t0;
         handlers[type](data);
       });
     }
@@ -109,7 +114,9 @@ const Ref = (() => {
   async function getJSON(url) {
     const r = await fetch(url, { headers: { Accept: "application/json" } });
     if (!r.ok) throw new Error((await r.json().catch(() => ({}))).error || r.statusText);
-    return r.json();
+    const data = await r.json();
+    if (data && typeof data.t0 === "number") matchStart = data.t0;
+    return data;
   }
 
   async function postJSON(url, body) {

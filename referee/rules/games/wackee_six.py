@@ -95,7 +95,18 @@ def card_name(code: str) -> str:
 class _Played:
     """One card that reached the centre (or a row slot), with where it came from."""
 
-    __slots__ = ("card", "seat", "t", "value", "wild", "source", "main", "revealed", "pile", "place")
+    __slots__ = (
+        "card",
+        "seat",
+        "t",
+        "value",
+        "wild",
+        "source",
+        "main",
+        "revealed",
+        "pile",
+        "place",
+    )
 
     def __init__(
         self,
@@ -131,8 +142,17 @@ class _Pile:
 
 
 class _SeatState:
-    __slots__ = ("row", "reserve", "stock", "revealed", "played", "owed_main", "empty_t",
-                 "penalty", "waste_top")
+    __slots__ = (
+        "row",
+        "reserve",
+        "stock",
+        "revealed",
+        "played",
+        "owed_main",
+        "empty_t",
+        "penalty",
+        "waste_top",
+    )
 
     def __init__(self) -> None:
         self.row: dict[int, str] = {}  # slot -> card code (filled slots only)
@@ -180,8 +200,9 @@ class WackeeSix(Game):
         "wild_window_s": Option(
             3.0, "seconds a WILD may wait for its owner's next number before it is illegal", 0.1, 60
         ),
-        "target_score": Option(300, "the match ends after the round where a total reaches this", 1,
-                               100_000),
+        "target_score": Option(
+            300, "the match ends after the round where a total reaches this", 1, 100_000
+        ),
         "false_call_penalty": Option(
             0, "points taken off for a false 'Wackee Six!' call (rulings: default 0)", 0, 1000
         ),
@@ -304,8 +325,9 @@ class WackeeSix(Game):
         if self.phase == DEALT:
             self.phase = SCORED if self.round_scores else IDLE
             self.cancel_all()
-            return [self.info(e.t, None, f"round {self.round} called off before the go; "
-                                         "not scored")]
+            return [
+                self.info(e.t, None, f"round {self.round} called off before the go; not scored")
+            ]
         why = f"stopped from the dashboard ({e.reason})" if e.reason else "stopped"
         return self._score_round(e.t, stopped=True, why=why)
 
@@ -342,8 +364,11 @@ class WackeeSix(Game):
                 out.append(self.info(t, leaders[0], f"wins the match with {best} points"))
             else:
                 names = " and ".join(self.who(s) for s in leaders)
-                out.append(self.info(t, None, f"{names} tie on {best} past the target: "
-                                              "another round decides"))
+                out.append(
+                    self.info(
+                        t, None, f"{names} tie on {best} past the target: another round decides"
+                    )
+                )
         return out
 
     # --- cards -----------------------------------------------------------------------------
@@ -352,8 +377,14 @@ class WackeeSix(Game):
         out = self._catch_up(e.t) if self._deadlines else []
         seat = self._seat_of(e.seat, e.source)
         if seat is None:
-            out.append(self.ignored(e, None, f"cannot tell whose {card_name(e.card)} reached "
-                                             f"{e.to}; correct it on the dashboard"))
+            out.append(
+                self.ignored(
+                    e,
+                    None,
+                    f"cannot tell whose {card_name(e.card)} reached "
+                    f"{e.to}; correct it on the dashboard",
+                )
+            )
             return out
         st = self._states.get(seat)
         if seat not in self._names:
@@ -372,12 +403,14 @@ class WackeeSix(Game):
             else:
                 out.extend(self._row_card(e, seat, st, to, e.source))
             return out
-        out.append(self.ignored(e, seat, f"a {card_name(e.card)} at {to} is not judged in "
-                                         "Wackee Six"))
+        out.append(
+            self.ignored(e, seat, f"a {card_name(e.card)} at {to} is not judged in Wackee Six")
+        )
         return out
 
-    def _lift(self, st: _SeatState, seat: int, code: str, src: Place | None
-              ) -> tuple[str | None, str, bool, bool]:
+    def _lift(
+        self, st: _SeatState, seat: int, code: str, src: Place | None
+    ) -> tuple[str | None, str, bool, bool]:
         """Take ``code`` off its source: (reason it may not leave, text, main card, was shown)."""
         if src is None:
             return None, "", False, False
@@ -402,8 +435,7 @@ class WackeeSix(Game):
         if area in ("waste", "stock", "hand"):
             shown = st.revealed.get(code, 0)
             if shown <= 0:
-                return ("dig", "it was never the top card of the waste: no digging", False,
-                        False)
+                return ("dig", "it was never the top card of the waste: no digging", False, False)
             st.revealed[code] = shown - 1
             if st.waste_top == code:
                 st.waste_top = None
@@ -429,57 +461,125 @@ class WackeeSix(Game):
         parsed = parse_card(code)
         if parsed is None:
             self._owed.append(_Played(code, seat, e.t, 0, None, False, False, index, where))
-            return [self.illegal(e, seat, "unknown-card", f"take back the card on pile {index}: "
-                                 f"{code!r} is not a Wackee Six card", card=code, place=where)]
+            return [
+                self.illegal(
+                    e,
+                    seat,
+                    "unknown-card",
+                    f"take back the card on pile {index}: {code!r} is not a Wackee Six card",
+                    card=code,
+                    place=where,
+                )
+            ]
         colour, number = parsed
         reason, why, main, shown = self._lift(st, seat, code, e.source)
         entry = _Played(code, seat, e.t, number, e.source, main, shown, index, where)
         if reason is not None:
             self._owed.append(entry)  # nothing was taken off a source
-            return [self.illegal(e, seat, reason, f"take back the {name} on pile {index}: {why}",
-                                 card=code, place=where)]
+            return [
+                self.illegal(
+                    e,
+                    seat,
+                    reason,
+                    f"take back the {name} on pile {index}: {why}",
+                    card=code,
+                    place=where,
+                )
+            ]
         if self.phase == DEALT:
             self._owe(entry)
-            return [self.illegal(e, seat, "not-started", f"take back the {name}: the round has "
-                                 "not started yet", card=code, place=where)]
+            return [
+                self.illegal(
+                    e,
+                    seat,
+                    "not-started",
+                    f"take back the {name}: the round has not started yet",
+                    card=code,
+                    place=where,
+                )
+            ]
         if self._after_play(e.t):
             self._owe(entry)
-            return [self.late(e, seat, f"take back the {name} on pile {index}: it landed after "
-                              "Wackee Six! was called; it does not count", card=code, place=where)]
+            return [
+                self.late(
+                    e,
+                    seat,
+                    f"take back the {name} on pile {index}: it landed after "
+                    "Wackee Six! was called; it does not count",
+                    card=code,
+                    place=where,
+                )
+            ]
         pile = self._piles.get(index)
         out: list[Verdict] = []
         if pile is not None:
             grace = self.grace
             if pile.tie_t is not None and abs(e.t - pile.tie_t) <= grace:
                 self._owe(entry)
-                return [self.illegal(e, seat, "tie", f"take back the {name} on pile {index}: it "
-                                     "landed in a tie", card=code, place=where)]
+                return [
+                    self.illegal(
+                        e,
+                        seat,
+                        "tie",
+                        f"take back the {name} on pile {index}: it landed in a tie",
+                        card=code,
+                        place=where,
+                    )
+                ]
             if pile.cards:
                 top = pile.cards[-1]
                 if top.seat != seat and abs(e.t - top.t) <= grace:
                     if e.t > top.t:
                         self._owe(entry)
-                        return [self.illegal(
-                            e, seat, "tie", f"take back the {name} on pile {index}: "
-                            f"{self.who(top.seat)}'s {card_name(top.card)} is under it "
-                            f"({e.t - top.t:.2f} s earlier)", card=code, place=where)]
+                        return [
+                            self.illegal(
+                                e,
+                                seat,
+                                "tie",
+                                f"take back the {name} on pile {index}: "
+                                f"{self.who(top.seat)}'s {card_name(top.card)} is under it "
+                                f"({e.t - top.t:.2f} s earlier)",
+                                card=code,
+                                place=where,
+                            )
+                        ]
                     if e.t == top.t:
-                        out.append(self._unplace(index, pile, top, e.t, "tie-same-frame",
-                                                 "both cards landed at once"))
+                        out.append(
+                            self._unplace(
+                                index, pile, top, e.t, "tie-same-frame", "both cards landed at once"
+                            )
+                        )
                         pile.tie_t = e.t
                         self._owe(entry)
-                        out.append(self.illegal(
-                            e, seat, "tie-same-frame", f"take back the {name} on pile {index}: "
-                            f"it landed at the same moment as {self.who(top.seat)}'s "
-                            f"{card_name(top.card)}; both go back", card=code, place=where))
+                        out.append(
+                            self.illegal(
+                                e,
+                                seat,
+                                "tie-same-frame",
+                                f"take back the {name} on pile {index}: "
+                                f"it landed at the same moment as {self.who(top.seat)}'s "
+                                f"{card_name(top.card)}; both go back",
+                                card=code,
+                                place=where,
+                            )
+                        )
                         return out
                     # This card is the lower one: the one judged before it lost the tie.
                     under = pile.cards[-2] if len(pile.cards) > 1 else None
-                    fault = self._rule(under, pile.colour if under else colour, colour, number,
-                                       seat, index)
+                    fault = self._rule(
+                        under, pile.colour if under else colour, colour, number, seat, index
+                    )
                     if fault is None:
-                        out.append(self._unplace(index, pile, top, e.t, "tie",
-                                                 f"{self.who(seat)}'s {name} is under it"))
+                        out.append(
+                            self._unplace(
+                                index,
+                                pile,
+                                top,
+                                e.t,
+                                "tie",
+                                f"{self.who(seat)}'s {name} is under it",
+                            )
+                        )
                         pile = self._piles.get(index)
         now: _Played | None = None
         pile_colour = colour
@@ -490,14 +590,23 @@ class WackeeSix(Game):
         if fault is not None:
             self._owe(entry)
             reason, why = fault
-            out.append(self.illegal(e, seat, reason, f"take back the {name} on pile {index}: "
-                                    f"{why}", card=code, place=where))
+            out.append(
+                self.illegal(
+                    e,
+                    seat,
+                    reason,
+                    f"take back the {name} on pile {index}: {why}",
+                    card=code,
+                    place=where,
+                )
+            )
             return out
         out.append(self._place(e, index, entry, colour, now))
         return out
 
-    def _rule(self, top: _Played | None, pile_colour: str, colour: str, number: int, seat: int,
-              index: int) -> tuple[str, str] | None:
+    def _rule(
+        self, top: _Played | None, pile_colour: str, colour: str, number: int, seat: int, index: int
+    ) -> tuple[str, str] | None:
         """Why this card may not go on this pile top, or None when it may."""
         if top is None:
             if number == WILD:
@@ -508,16 +617,16 @@ class WackeeSix(Game):
         if top.value >= 13:
             return "pile-closed", f"pile {index} is closed (it reached 13)"
         if top.wild and top.seat != seat:
-            return "not-your-wild", (f"only {self.who(top.seat)} may play on their WILD until "
-                                     "its next number covers it")
+            return "not-your-wild", (
+                f"only {self.who(top.seat)} may play on their WILD until its next number covers it"
+            )
         want = top.value + 1
         pname = COLOUR_NAMES.get(pile_colour, pile_colour)
         if number == WILD:
             if top.wild:
                 return "wild-on-wild", "a WILD must be followed by a number card, not a WILD"
             if want >= 13:
-                return "wild-no-next", ("a WILD cannot be the 13: no next number could "
-                                        "follow it")
+                return "wild-no-next", ("a WILD cannot be the 13: no next number could follow it")
             return None
         if number == 1:
             return "wrong-number", f"a 1 starts a new pile; pile {index} needs the {pname} {want}"
@@ -527,8 +636,9 @@ class WackeeSix(Game):
             return "wrong-number", f"pile {index} needs the {pname} {want}"
         return None
 
-    def _place(self, e: Event, index: int, entry: _Played, colour: str,
-               top: _Played | None) -> Verdict:
+    def _place(
+        self, e: Event, index: int, entry: _Played, colour: str, top: _Played | None
+    ) -> Verdict:
         pile = self._piles.get(index)
         if pile is None:
             pile = self._piles[index] = _Pile(colour)
@@ -545,9 +655,15 @@ class WackeeSix(Game):
         where = entry.place
         if entry.wild:
             self.schedule(f"wild:{index}", entry.t + self.window, entry)
-            return self.legal(e, entry.seat, f"WILD as the {pname} {entry.value} on pile {index}: "
-                              f"cover it with the {pname} {entry.value + 1} within "
-                              f"{self.window:g} s", card=code, place=where)
+            return self.legal(
+                e,
+                entry.seat,
+                f"WILD as the {pname} {entry.value} on pile {index}: "
+                f"cover it with the {pname} {entry.value + 1} within "
+                f"{self.window:g} s",
+                card=code,
+                place=where,
+            )
         if top is not None and top.wild:
             self.cancel(f"wild:{index}")
         if entry.value == 13:
@@ -572,32 +688,50 @@ class WackeeSix(Game):
             below = pile.cards[-1]
             self.schedule(f"wild:{index}", below.t + self.window, below)
 
-    def _unplace(self, index: int, pile: _Pile, entry: _Played, t: float, reason: str,
-                 why: str) -> Verdict:
+    def _unplace(
+        self, index: int, pile: _Pile, entry: _Played, t: float, reason: str, why: str
+    ) -> Verdict:
         """A card judged legal turns out illegal (a tie, a lone WILD): it is owed back."""
         self._pop(index, pile, entry)
         self._owe(entry)
-        return self._verdict(t, ILLEGAL, entry.seat, f"take back the {card_name(entry.card)} on "
-                             f"pile {index}: {why}", reason, "take back", card=entry.card,
-                             place=entry.place)
+        return self._verdict(
+            t,
+            ILLEGAL,
+            entry.seat,
+            f"take back the {card_name(entry.card)} on pile {index}: {why}",
+            reason,
+            "take back",
+            card=entry.card,
+            place=entry.place,
+        )
 
     def _wild_alone(self, index: int, pile: _Pile, entry: _Played, t: float, why: str) -> Verdict:
         pname = COLOUR_NAMES.get(pile.colour, pile.colour)
-        return self._unplace(index, pile, entry, t, "wild-alone",
-                             f"no {pname} {entry.value + 1} covered it ({why})")
+        return self._unplace(
+            index, pile, entry, t, "wild-alone", f"no {pname} {entry.value + 1} covered it ({why})"
+        )
 
-    def _row_card(self, e: CardPlaced, seat: int, st: _SeatState, to: Place,
-                  src: Place | None) -> list[Verdict]:
+    def _row_card(
+        self, e: CardPlaced, seat: int, st: _SeatState, to: Place, src: Place | None
+    ) -> list[Verdict]:
         if to.seat != seat:
-            return [self.illegal(e, seat, "not-your-row", f"take back the {card_name(e.card)}: "
-                                 f"it lies in {self.who(to.seat)}'s row", card=e.card,
-                                 place=str(to))]
+            return [
+                self.illegal(
+                    e,
+                    seat,
+                    "not-your-row",
+                    f"take back the {card_name(e.card)}: it lies in {self.who(to.seat)}'s row",
+                    card=e.card,
+                    place=str(to),
+                )
+            ]
         if src is not None and src.area == "row" and src.seat == seat:
             if to.index is None or src.index == to.index:
                 return [self.ignored(e, seat, f"the {card_name(e.card)} stays in the row")]
             if to.index in st.row:
-                return [self.ignored(e, seat, f"row slot {to.index} is taken; the move is not "
-                                              "followed")]
+                return [
+                    self.ignored(e, seat, f"row slot {to.index} is taken; the move is not followed")
+                ]
             for slot, held in list(st.row.items()):
                 if held == e.card:
                     del st.row[slot]
@@ -608,8 +742,9 @@ class WackeeSix(Game):
             return self._refill(e, seat, st, to.index, e.card, from_waste=True)
         return self._refill(e, seat, st, to.index, e.card, from_waste=False)
 
-    def _refill(self, e: Event, seat: int, st: _SeatState, slot: int | None, code: str,
-                from_waste: bool) -> list[Verdict]:
+    def _refill(
+        self, e: Event, seat: int, st: _SeatState, slot: int | None, code: str, from_waste: bool
+    ) -> list[Verdict]:
         """A card appeared in a row slot: a refill from the reserve is the only legal way."""
         name = card_name(code)
         if self._after_play(e.t):
@@ -625,24 +760,54 @@ class WackeeSix(Game):
             if was_shown:
                 st.revealed[code] = shown - 1
             self._owed.append(_Played(code, seat, e.t, 0, None, False, was_shown, None, where))
-            return [self.illegal(e, seat, "row-from-waste", f"take back the {name} from row slot "
-                                 f"{slot}: row gaps are filled from the reserve, not the waste",
-                                 card=code, place=where)]
+            return [
+                self.illegal(
+                    e,
+                    seat,
+                    "row-from-waste",
+                    f"take back the {name} from row slot "
+                    f"{slot}: row gaps are filled from the reserve, not the waste",
+                    card=code,
+                    place=where,
+                )
+            ]
         if st.reserve <= 0:
             self._owed.append(_Played(code, seat, e.t, 0, None, False, False, None, where))
-            return [self.illegal(e, seat, "reserve-empty", f"take back the {name} from row slot "
-                                 f"{slot}: the reserve is empty, so it cannot be a refill",
-                                 card=code, place=where)]
+            return [
+                self.illegal(
+                    e,
+                    seat,
+                    "reserve-empty",
+                    f"take back the {name} from row slot "
+                    f"{slot}: the reserve is empty, so it cannot be a refill",
+                    card=code,
+                    place=where,
+                )
+            ]
         st.reserve -= 1
         if slot in st.row:
-            self._owe(_Played(code, seat, e.t, 0, Place("reserve", seat), True, False, None,
-                              where))
-            return [self.illegal(e, seat, "row-slot-full", f"take back the {name} from row slot "
-                                 f"{slot}: it already holds the {card_name(st.row[slot])}",
-                                 card=code, place=where)]
+            self._owe(_Played(code, seat, e.t, 0, Place("reserve", seat), True, False, None, where))
+            return [
+                self.illegal(
+                    e,
+                    seat,
+                    "row-slot-full",
+                    f"take back the {name} from row slot "
+                    f"{slot}: it already holds the {card_name(st.row[slot])}",
+                    card=code,
+                    place=where,
+                )
+            ]
         st.row[slot] = code
-        return [self.legal(e, seat, f"{name} refills row slot {slot} ({st.reserve} left in the "
-                                    "reserve)", card=code, place=where)]
+        return [
+            self.legal(
+                e,
+                seat,
+                f"{name} refills row slot {slot} ({st.reserve} left in the reserve)",
+                card=code,
+                place=where,
+            )
+        ]
 
     # --- reveals and take-backs ----------------------------------------------------------
 
@@ -650,16 +815,20 @@ class WackeeSix(Game):
         out = self._catch_up(e.t) if self._deadlines else []
         seat = self._seat_of(e.seat, e.at)
         if seat is None or seat not in self._names:
-            out.append(self.ignored(e, seat, f"a {card_name(e.card)} at {e.at} belongs to no seat "
-                                             "at this table"))
+            out.append(
+                self.ignored(
+                    e, seat, f"a {card_name(e.card)} at {e.at} belongs to no seat at this table"
+                )
+            )
             return out
         st = self._states.get(seat)
         if st is None or self.phase == IDLE or self.over:
             out.append(self._no_round(e, seat))
             return out
         if e.at.seat is not None and e.at.seat != seat:
-            out.append(self.ignored(e, seat, f"a {card_name(e.card)} at {e.at} is not in this "
-                                             "seat's zone"))
+            out.append(
+                self.ignored(e, seat, f"a {card_name(e.card)} at {e.at} is not in this seat's zone")
+            )
             return out
         if parse_card(e.card) is None:
             out.append(self.ignored(e, seat, f"unknown card {e.card!r} at {e.at}"))
@@ -671,8 +840,15 @@ class WackeeSix(Game):
                 return out
             st.revealed[e.card] = st.revealed.get(e.card, 0) + 1
             st.waste_top = e.card
-            out.append(self.info(e.t, seat, f"turned up the {card_name(e.card)}", card=e.card,
-                                 place=f"waste:{seat}"))
+            out.append(
+                self.info(
+                    e.t,
+                    seat,
+                    f"turned up the {card_name(e.card)}",
+                    card=e.card,
+                    place=f"waste:{seat}",
+                )
+            )
             return out
         if area == "row":
             out.extend(self._refill(e, seat, st, e.at.index, e.card, from_waste=False))
@@ -696,8 +872,15 @@ class WackeeSix(Game):
         if found is not None:
             self._owed.remove(found)
             self._restore(found)
-            out.append(self.legal(e, found.seat, f"took back the {card_name(e.card)} from "
-                                  f"{_place_words(at)}", card=e.card, place=where))
+            out.append(
+                self.legal(
+                    e,
+                    found.seat,
+                    f"took back the {card_name(e.card)} from {_place_words(at)}",
+                    card=e.card,
+                    place=where,
+                )
+            )
             return out
         if at.area == "pile" and at.index is not None and self.phase in (PLAYING, ENDING):
             pile = self._piles.get(at.index)
@@ -708,12 +891,20 @@ class WackeeSix(Game):
                     if top.main:  # _restore gives back a main card as owed
                         self._states[top.seat].owed_main += 1
                     self._restore(top)
-                    out.append(self.info(e.t, top.seat, f"took the {card_name(e.card)} back off "
-                                         f"pile {at.index}; it no longer counts", card=e.card,
-                                         place=where))
+                    out.append(
+                        self.info(
+                            e.t,
+                            top.seat,
+                            f"took the {card_name(e.card)} back off "
+                            f"pile {at.index}; it no longer counts",
+                            card=e.card,
+                            place=where,
+                        )
+                    )
                     return out
-        out.append(self.ignored(e, seat, f"nothing owed to take back: a {card_name(e.card)} at "
-                                         f"{where}"))
+        out.append(
+            self.ignored(e, seat, f"nothing owed to take back: a {card_name(e.card)} at {where}")
+        )
         return out
 
     def _restore(self, entry: _Played) -> None:
@@ -747,8 +938,11 @@ class WackeeSix(Game):
             first = " and ".join(self.who(s) for s in self._callers) or "the table"
             return [self.ignored(e, seat, f"the round is already over ({first} went out)")]
         if self.phase != PLAYING:
-            return [self._no_round(e, seat) if self.phase != DEALT else
-                    self.ignored(e, seat, "the round has not started yet")]
+            return [
+                self._no_round(e, seat)
+                if self.phase != DEALT
+                else self.ignored(e, seat, "the round has not started yet")
+            ]
         if seat in self._calls:
             return [self.ignored(e, seat, "Wackee Six! already called; being checked")]
         st = self._states[seat]
@@ -783,8 +977,7 @@ class WackeeSix(Game):
             pile = self._piles.get(index)
             if pile is None or not pile.cards or pile.cards[-1] is not payload:
                 return []
-            return [self._wild_alone(index, pile, payload, t,
-                                     f"not within {self.window:g} s")]
+            return [self._wild_alone(index, pile, payload, t, f"not within {self.window:g} s")]
         if key.startswith("call:"):
             seat, call_t = payload
             self._calls.pop(seat, None)
@@ -794,8 +987,11 @@ class WackeeSix(Game):
             if self.phase == ENDING:
                 if call_t == self._call_t and self._out(st, call_t):
                     self._callers.append(seat)
-                    return [self._verdict(t, LEGAL, seat, "Wackee Six! at the same moment: "
-                                                          "also out first")]
+                    return [
+                        self._verdict(
+                            t, LEGAL, seat, "Wackee Six! at the same moment: also out first"
+                        )
+                    ]
                 first = " and ".join(self.who(s) for s in self._callers)
                 return [self.info(t, seat, f"Wackee Six! came after {first}'s")]
             if self.phase != PLAYING:
@@ -804,13 +1000,24 @@ class WackeeSix(Game):
                 return self._accept(call_t, seat, None)
             st.penalty += self.false_call_points
             left = st.main_left()
-            text = (f"false Wackee Six!: {left} main card{'s' if left != 1 else ''} left "
-                    f"({len(st.row) + st.owed_main} in the row, {st.reserve} in the reserve); "
-                    "play on")
+            text = (
+                f"false Wackee Six!: {left} main card{'s' if left != 1 else ''} left "
+                f"({len(st.row) + st.owed_main} in the row, {st.reserve} in the reserve); "
+                "play on"
+            )
             points = -self.false_call_points
             if points:
-                return [self._verdict(t, ILLEGAL, seat, f"{text} ({points:+d} points)",
-                                      "false-call", PENALTY, points=points)]
+                return [
+                    self._verdict(
+                        t,
+                        ILLEGAL,
+                        seat,
+                        f"{text} ({points:+d} points)",
+                        "false-call",
+                        PENALTY,
+                        points=points,
+                    )
+                ]
             return [self._verdict(t, ILLEGAL, seat, text, "false-call", None)]
         return []
 
@@ -826,8 +1033,9 @@ class WackeeSix(Game):
                 return [self.ignored(e, e.seat, "reserve_count needs a seat at this table")]
             value = e.value
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 54:
-                return [self.ignored(e, e.seat, f"reserve_count needs a number 0-54, not "
-                                                f"{value!r}")]
+                return [
+                    self.ignored(e, e.seat, f"reserve_count needs a number 0-54, not {value!r}")
+                ]
             st = self._states.get(e.seat)
             if st is None or self.phase in (IDLE, SCORED):
                 return [self._no_round(e, e.seat)]
@@ -849,8 +1057,9 @@ class WackeeSix(Game):
         index = e.to.index
         pile = self._piles.get(index)
         top = pile.cards[-1] if pile is not None and pile.cards else None
-        entry = _Played(e.card, seat_n, e.t, parsed[1], e.source, main, shown, index,
-                        _pile_place(index))
+        entry = _Played(
+            e.card, seat_n, e.t, parsed[1], e.source, main, shown, index, _pile_place(index)
+        )
         verdict = self._place(e, index, entry, parsed[0], top)
         return [verdict]
 

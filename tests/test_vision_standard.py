@@ -1,0 +1,118 @@
+"""Reading a real-looking standard deck that is not our render (vision/decks/index_reader.py).
+
+The cards here are drawn like a shop-bought deck: another font (a serif one when present), the
+index smaller and nearer the edge, pips from the font's suit symbols, court cards as a coloured
+picture. identify() with the built-in "standard" deck must read them by their corner index.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import ImageFont
+
+from vision.decks import get_deck
+from vision.decks.base import Canvas, Deck, patterned_back
+from vision.decks.compose import Composer, card_quad
+from vision.decks.index_reader import read_index
+from vision.decks.standard import CODES, _PIPS, ink
+from vision.identify import identify
+from vision.types import UNKNOWN
+
+
+def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    for name in ("LiberationSerif-Bold.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSans.ttf"):
+        try:
+            return ImageFont.truetype(name, size)
+        except OSError:
+            continue
+    return ImageFont.load_default(size=size)
+
+
+def _suit_font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"):
+        try:
+            return ImageFont.truetype(name, size)
+        except OSError:
+            continue
+    pytest.skip("no font with suit symbols (DejaVu) on this machine")
+
+
+SYMBOL = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+
+def _centred(c: Canvas, x_mm: float, y_mm: float, s: str, f, fill, turn: bool = False) -> None:
+    from PIL import Image, ImageDraw
+
+    x0, y0, x1, y1 = c.d.textbbox((0, 0), s, font=f)
+    tile = Image.new("RGBA", (x1 - x0 + 2, y1 - y0 + 2), (0, 0, 0, 0))
+    ImageDraw.Draw(tile).text((1 - x0, 1 - y0), s, font=f, fill=fill)
+    if turn:
+        tile = tile.rotate(180)
+    c.img.paste(tile, (c.px(x_mm) - tile.width // 2, c.px(y_mm) - tile.height // 2), tile)
+
+
+def _foreign_face(c: Canvas, code: str) -> None:
+    """A face drawn unlike ours: serif index at (5, 7) mm, font pips, a picture on courts."""
+    rank, s = code[:-1], code[-1]
+    col = ink(code)
+    rf, sf = _font(c.px(7.5)), _suit_font(c.px(5.0))
+    for turn, (x, y) in ((False, (5.2, 6.5)), (True, (63.5 - 5.2, 88.9 - 6.5))):
+        dy = 6.5 if not turn else -6.5
+        _centred(c, x, y, rank, rf, col, turn)
+        _centred(c, x, y + dy, SYMBOL[s], sf, col, turn)
+    if rank in _PIPS:
+        pf = _suit_font(c.px(16.0 if rank == "A" else 10.0))
+        for x, y in _PIPS[rank]:
+            _centred(c, x, y, SYMBOL[s], pf, col, turn=y > 50)
+    else:
+        c.rect(12, 12, 51.5, 76.9, fill=(230, 200, 90), outline=(20, 20, 20), width_mm=0.5)
+        c.rect(18, 20, 45, 40, fill=(40, 60, 170))
+        c.rect(18, 48, 45, 68, fill=(190, 30, 40))
+        c.ellipse(31.75, 44.45, 6, 6, fill=(250, 230, 200))
+
+
+def _foreign_deck() -> Deck:
+    return Deck("foreign", CODES[:-1], ("red",), _foreign_face, patterned_back)
+
+
+@pytest.mark.parametrize("start", [0, 1, 2, 3])
+def test_read_index_on_a_foreign_card_any_quad_start(start: int) -> None:
+    deck = _foreign_deck()
+    comp = Composer(500, 500, cloth=(30, 90, 40), rng=np.random.default_rng(start))
+    q = card_quad(250, 250, 17.0, 330)
+    comp.add_card(deck, "7H", q)
+    img = comp.finish(blur=0.7, noise=2.0).image
+    given = np.roll(q, -start, axis=0)
+    if start % 2:  # the reader is always given a quad whose side 0-1 is short
+        given = np.roll(given, -1, axis=0)
+    r = read_index(img, given)
+    assert r is not None and r.code == "7H" and r.confidence >= 0.5
+    # rot names the quarter turns from the quad given to the printed top-left corner
+    top_left = np.roll(given, -(r.rot // 90), axis=0)[0]
+    assert np.linalg.norm(top_left - q[0]) < 6 or np.linalg.norm(top_left - q[2]) < 6
+
+
+def test_builtin_standard_reads_a_foreign_deck_on_the_table() -> None:
+    deck = _foreign_deck()
+    rng = np.random.default_rng(11)
+    codes = ["AS", "2H", "3D", "4C", "5S", "6H", "8D", "9C", "10S", "JH", "QD", "KC"]
+    comp = Composer(1400, 1000, cloth=(35, 60, 110), rng=rng)
+    for i, code in enumerate(codes):
+        x, y = 180 + (i % 4) * 340, 180 + (i // 4) * 320
+        comp.add_card(deck, code, card_quad(x, y, float(rng.uniform(-30, 30)) + 180 * (i % 2), 250))
+    img = comp.finish(blur=0.8, noise=2.5, gradient=0.15, jpeg=85).image
+    dets = identify(img, get_deck("standard"))
+    got = {d.code for d in dets if d.code != UNKNOWN}
+    wrong = got - set(codes)
+    assert not wrong, f"misread: {sorted(wrong)}"
+    assert len(got & set(codes)) >= 10, f"read only {sorted(got)}"
+
+
+def test_blank_card_is_not_read() -> None:
+    comp = Composer(400, 400, cloth=(30, 90, 40), rng=np.random.default_rng(2))
+    blank = Deck("blank", ("X",), ("red",), lambda c, code: None, patterned_back)
+    q = card_quad(200, 200, 10.0, 300)
+    comp.add_card(blank, "X", q)
+    r = read_index(comp.finish(noise=2.0).image, np.roll(q, 0, axis=0))
+    assert r is None or r.confidence < 0.5
