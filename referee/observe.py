@@ -25,7 +25,7 @@ from referee.rules import (
 
 # Face-down cards per seat at the deal, by game (rulebooks): place area -> count.
 DEAL_COUNTS: dict[str, dict[str, int]] = {
-    "wackee-six": {"reserve": 6, "stock": 40},
+    "wackee-six": {"reserve": 6, "stock": 42},  # 52 + 2 WILDs - 12 dealt
     "spite-and-malice": {"stack": 7, "hand": 4},
     "wonky": {"hand": 7},
     "slap-wacky": {"hand": 5},

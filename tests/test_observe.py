@@ -54,7 +54,7 @@ def test_the_deal_snapshot_gives_the_layout_and_the_rulebook_counts() -> None:
     (deal,) = obs.translate(DealObs(cards, 0.5))
     assert isinstance(deal, Deal)
     assert deal.layout == {"row:1:1": ("R5",), "row:1:2": ("B7",), "row:2:1": ("G2",)}
-    assert deal.counts == {"reserve:1": 6, "reserve:2": 6, "stock:1": 40, "stock:2": 40}
+    assert deal.counts == {"reserve:1": 6, "reserve:2": 6, "stock:1": 42, "stock:2": 42}
 
 
 def test_wig_out_starting_cards_become_the_first_piles() -> None:

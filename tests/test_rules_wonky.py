@@ -231,3 +231,4 @@ def test_the_example_log_replays() -> None:
     s = m.standings()
     assert s["over"] and s["winner"] == 2
     assert {v.ruling for v in m.verdicts} >= {"legal", "illegal", "info"}
+

@@ -346,48 +346,100 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
                 sizes.append((s, lg))
                 continue
         merged.append((cnt, k))
+    # a "single" much larger than the typical card is two cards lying almost on each other
+    if len(sizes) >= 3 or card_px:
+        arr = np.array(sizes) if sizes else np.zeros((0, 2))
+        ref_l = card_px * f if card_px else float(np.median(arr[:, 1]))
+        keep_s, keep_z = [], []
+        for (quad, k), (s_, l_) in zip(singles, sizes, strict=True):
+            if l_ > 1.12 * ref_l or s_ > 1.12 * ref_l * ASPECT:
+                merged.append((contours[k], k))
+            else:
+                keep_s.append((quad, k))
+                keep_z.append((s_, l_))
+        singles, sizes = keep_s, keep_z
     out = [Candidate(refine_quad(image, q / f, cloth) if refine else q / f, True, k)
            for q, k in singles]
     if merged:
-        filled = np.zeros_like(mask)
-        cv2.drawContours(filled, [c for c, _ in merged], -1, 255, -1)
         if card_px:
             long_ = card_px * f
-            short_ = long_ * ASPECT
         elif sizes:
-            arr = np.array(sizes)
-            short_, long_ = float(np.median(arr[:, 0])), float(np.median(arr[:, 1]))
+            long_ = float(np.median(np.array(sizes)[:, 1]))
         else:
-            short_ = long_ = 0.0
+            long_ = 0.0
+        centres = np.array([q.mean(axis=0) for q, _ in singles]) if singles else np.zeros((0, 2))
+        lens = np.array([z[1] for z in sizes]) if sizes else np.zeros(0)
         for cnt, k in merged:
-            s_, l_ = short_, long_
-            scales: tuple[float, ...] = (1.0,)
-            if s_ <= 0:  # no scale known: the blob's narrower extent bounds the card's width
+            l_ = long_
+            if len(lens) >= 3 and not card_px:  # perspective: the nearest cards tell the local size
+                (mx, my), _, _ = cv2.minAreaRect(cnt)
+                near = np.argsort(np.linalg.norm(centres - [mx, my], axis=1))[:3]
+                l_ = float(np.median(lens[near]))
+            if l_ <= 0:  # no scale known: the blob's narrower extent bounds the card's width
                 (_, _), (rw, rh), _ = cv2.minAreaRect(cnt)
-                s_ = min(rw, rh)
-                l_ = s_ / ASPECT
-                if max(rw, rh) < l_ * 0.9:
-                    l_ = max(rw, rh)
-                    s_ = l_ * ASPECT
-                scales = (1.0, 0.94, 0.88)
-            poly = cv2.approxPolyDP(cnt, max(2.0, 0.04 * s_), True).reshape(-1, 2).astype(np.float32)
-            hyps: list[tuple[float, np.ndarray]] = []
+                l_ = min(min(rw, rh) / ASPECT, max(rw, rh))
+            area = cv2.contourArea(cnt)
             x, y, bw, bh = cv2.boundingRect(cnt)
-            pad = int(0.3 * l_) + 4
-            em = EdgeMap(image, (int((x - pad) / f), int((y - pad) / f), int((x + bw + pad) / f),
-                                 int((y + bh + pad) / f)))
-            for sc in scales:
-                for quad in _corner_hypotheses(poly, s_ * sc, l_ * sc, filled, len(scales) > 1 and sc == 1.0):
-                    fq, score = fit_edges(em, quad / f) if refine else (quad / f, 0.0)
-                    hyps.append((score, fq))
-            hyps.sort(key=lambda h_: -h_[0])
-            kept: list[np.ndarray] = []
-            for score, fq in hyps:
-                cc = fq.mean(axis=0)
-                if any(np.linalg.norm(cc - kq.mean(axis=0)) < 0.2 * s_ / f for kq in kept):
-                    continue
-                kept.append(fq)
-                out.append(Candidate(order_clockwise(fq), False, k))
+            if area > 6 * l_ * l_ * ASPECT or max(bw, bh) > 3.2 * l_ or l_ < 8:
+                continue  # not a group of cards (a table edge, an arm)
+            for quad in _blob_cards(image, cnt, l_ / f, f):
+                out.append(Candidate(quad, False, k))
+    return out
+
+
+def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float, f: float) -> list[np.ndarray]:
+    """Card rectangles in a blob of several overlapping cards (a pile, a fan, a card under a hand).
+
+    The top card of a pile shows its whole outline: search the blob for card-sized rectangles
+    (at the blob's dominant edge directions, on a grid of centres inside it) with edges along all
+    four sides, best first, then sharpen each with fit_edges. Returns full-image quads."""
+    x, y, bw, bh = cv2.boundingRect(cnt)
+    pad = int(0.25 * long_px * f) + 3
+    box = (int((x - pad) / f), int((y - pad) / f), int((x + bw + pad) / f), int((y + bh + pad) / f))
+    em = EdgeMap(image, box)
+    hw, hh = long_px * ASPECT / 2, long_px / 2
+    # dominant directions of the edges in the blob (mod 90 degrees)
+    mag = np.hypot(em.gx, em.gy)
+    ang = np.mod(np.arctan2(em.gy, em.gx), np.pi / 2)
+    strong = mag > np.percentile(mag, 80)
+    hist, _ = np.histogram(ang[strong], bins=45, range=(0, np.pi / 2), weights=mag[strong])
+    hist = hist + np.roll(hist, 1) + np.roll(hist, -1)
+    peaks = [int(i) for i in np.argsort(-hist)[:6]
+             if hist[i] >= 0.35 * hist.max() and hist[i] >= hist[i - 1] and hist[i] >= hist[(i + 1) % 45]]
+    thetas = [(i + 0.5) * (np.pi / 2) / 45 for i in peaks[:3]]
+    # centres: a grid over the blob (in full-image pixels), inside the blob
+    step = max(2.0, 0.12 * long_px)
+    xs = np.arange(x / f, (x + bw) / f, step)
+    ys = np.arange(y / f, (y + bh) / f, step)
+    gx, gy = np.meshgrid(xs, ys)
+    pts = np.column_stack([gx.ravel(), gy.ravel()]).astype(np.float32)
+    c32 = cnt.astype(np.float32)
+    inside = np.array([cv2.pointPolygonTest(c32, (float(px * f), float(py * f)), True) > 0.12 * long_px * f
+                       for px, py in pts], bool)
+    pts = pts[inside]
+    if len(pts) == 0 or not thetas:
+        return []
+    cands = np.array([(px, py, th + extra) for th in thetas for extra in (0.0, np.pi / 2) for px, py in pts],
+                     np.float64)
+    sc = _edge_scores(em, cands[:, :2], cands[:, 2], np.full(len(cands), hw), np.full(len(cands), hh))
+    order = np.argsort(-sc)
+    n_max = int(cv2.contourArea(cnt) / (f * f * hw * hh * 4) * 1.5) + 2
+    out: list[np.ndarray] = []
+    best = float(sc[order[0]])
+    for i in order:
+        if len(out) >= n_max or sc[i] < 0.45 * best:
+            break
+        cx, cy, th = cands[i]
+        if any(np.linalg.norm(np.array([cx, cy]) - q.mean(axis=0)) < 0.3 * hw for q in out):
+            continue
+        u = np.array([np.cos(th), np.sin(th)]) * hw
+        v = np.array([-np.sin(th), np.cos(th)]) * hh
+        c = np.array([cx, cy])
+        q0 = np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32)
+        q, _ = fit_edges(em, q0)
+        if any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.3 * hw for o in out):
+            continue
+        out.append(order_clockwise(q))
     return out
 
 

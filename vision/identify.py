@@ -298,7 +298,7 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck) -> tuple[De
         if r is not None and r.code in deck.codes:
             if r.code == code:
                 conf = max(conf, r.confidence)
-            elif r.confidence >= max(conf, MIN_CONFIDENCE):
+            elif r.confidence >= MIN_CONFIDENCE:  # the index knows colour and rank for sure
                 code, conf, rot = r.code, r.confidence, r.rot
     q = np.roll(q, -((rot // 90) % 4), axis=0)  # rot: quarter turns to the printed top-left
     face_up = back is None

@@ -118,9 +118,9 @@ class Wonky(Game):
             out = WonkyCard(PASS)
         elif c in ("REVERSE", "REV"):
             out = WonkyCard(REVERSE)
-        elif c in ("XX+DRAW", "ANY+DRAW"):
+        elif c in ("XX+DRAW", "ANY+DRAW", "XX-DRAW"):  # XX-DRAW: the printed deck's code
             out = WonkyCard(COMBO_DRAW)
-        elif c in ("XX+REVERSE", "ANY+REVERSE", "XX+REV", "ANY+REV"):
+        elif c in ("XX+REVERSE", "ANY+REVERSE", "XX+REV", "ANY+REV", "XX-REV"):
             out = WonkyCard(COMBO_REVERSE)
         elif c in ("ANY", "XX"):
             out = WonkyCard(BLOCK)

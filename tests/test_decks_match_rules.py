@@ -1,0 +1,37 @@
+"""Every card the project's printed decks (and the standard deck) can show means something to the
+referee: vision and the rules core agree on the card codes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from referee.rules import Seat
+from referee.rules.games import slap_wacky, spite_and_malice, wackee_six, wig_out, wonky
+from vision.decks import get_deck
+
+_wonky = wonky.GAME((Seat(1, "A", "red"), Seat(2, "B", "blue")), {})
+KNOWS: dict[str, Callable[[str], bool]] = {
+    "wackee-six": lambda c: wackee_six.parse_card(c) is not None,
+    "slap-wacky": lambda c: c in slap_wacky.CARDS,
+    "wig-out": lambda c: c in wig_out.CHARACTERS,
+    "spite-and-malice": lambda c: spite_and_malice.card_value(c) is not None,
+    "wonky": lambda c: _wonky.card(c) is not None,
+}
+# Games a standard deck can play (rulings.md): every one but Wonky.
+STANDARD_PLAYS = ["wackee-six", "slap-wacky", "wig-out", "spite-and-malice"]
+
+
+@pytest.mark.parametrize("game", list(KNOWS))
+def test_every_code_of_the_games_printed_deck_is_a_card_of_the_game(game: str) -> None:
+    unknown = [code for code in get_deck(game).codes if not KNOWS[game](code)]
+    assert unknown == []
+
+
+@pytest.mark.parametrize("game", STANDARD_PLAYS)
+def test_every_standard_card_is_a_card_of_the_game(game: str) -> None:
+    # Wig Out has no WILD: there a joker is no card of the game (and stays out of the deck).
+    codes = [c for c in get_deck("standard").codes if not (c == "JK" and game == "wig-out")]
+    unknown = [code for code in codes if not KNOWS[game](code)]
+    assert unknown == []
