@@ -50,7 +50,7 @@ def pad_to_verdict(presses: int) -> dict[str, Any]:
         buzzer = RecordingBuzzer(clock=clock)
         table = Table(store=MatchStore(Path(tmp) / "bench.sqlite3"), buzzer=buzzer, clock=clock)
         seats = [{"name": f"P{i}", "colour": c} for i, c in enumerate(["red", "blue"], 1)]
-        table.setup("wackee-six", seats, {"target_score": 1_000_000})
+        table.setup("wackee-six", seats, {"target_score": 100_000})
         table.start()
         factory = MockFactory()
         pads = SlapPads({1: 17, 2: 27}, lambda seat, t: table.submit(PadPress(t, seat)),
@@ -71,7 +71,7 @@ def pad_to_verdict(presses: int) -> dict[str, Any]:
         pads.close()
         factory.close()
         verdicts = table.match.verdicts if table.match else []
-        accepted = sum(1 for v in verdicts if v.ruling == "legal" and "call" in v.text.lower())
+        accepted = sum(1 for v in verdicts if v.ruling == "legal" and "accepted" in v.text)
     if not latencies:
         raise SystemExit("no press reached the buzzer: the benchmark's scenario is broken")
     return {"presses": presses, "buzzed": len(latencies), "calls_accepted": accepted,

@@ -37,12 +37,18 @@ def run_appliance(args: argparse.Namespace) -> int:
     store_path.parent.mkdir(parents=True, exist_ok=True)
     table = Table(store=MatchStore(store_path), clock=clock)
 
+    def on_press(seat: int, t: float) -> None:
+        table.submit(PadPress(t, seat))
+
+    def on_tilt(t: float, magnitude: float | None = None) -> None:
+        table.submit(Tilt(t, magnitude))
+
     hardware: Any = None
     if config.hardware.enabled:
         hardware = build_hardware(
             config.hardware,
-            on_press=lambda seat, t: table.submit(PadPress(t, seat)),
-            on_tilt=lambda t, magnitude=None: table.submit(Tilt(t, magnitude)),
+            on_press=on_press,
+            on_tilt=on_tilt,
             clock=clock,
             seats=config.table.seats,
         )

@@ -226,8 +226,10 @@ class Demo:
 
         self._mock = MockFactory()
         pins = {s: PAD_PINS[s - 1] for s in range(1, self.seats + 1)}
-        self._pads = SlapPads(pins, lambda seat, t: self.table.submit(PadPress(t, seat)),
-                              clock=self.clock, pin_factory=self._mock)
+        def on_press(seat: int, t: float) -> None:
+            self.table.submit(PadPress(t, seat))
+
+        self._pads = SlapPads(pins, on_press, clock=self.clock, pin_factory=self._mock)
 
     def _press(self, seat: int) -> None:
         pin = self._mock.pin(PAD_PINS[seat - 1])

@@ -17,7 +17,6 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from web.broadcast import Broadcaster, BroadcastSubscription
 from referee.rules import (
     Clock,
     Event,
@@ -35,6 +34,7 @@ from referee.rules import (
 )
 from referee.rules.errors import RefereeError
 from referee.rules.log import event_line, header_line
+from web.broadcast import Broadcaster, BroadcastSubscription
 
 Clockfn = Callable[[], float]
 
@@ -194,8 +194,8 @@ class Table:
             self._recent.extend(verdict_dicts)
         if not isinstance(event, Clock):
             self.hub.publish("event", event_dict)
-        for v in verdict_dicts:
-            self.hub.publish("verdict", v)
+        for vd in verdict_dicts:
+            self.hub.publish("verdict", vd)
         if verdict_dicts or round_over:
             self.hub.publish("state", self.snapshot())
         return verdicts
@@ -243,12 +243,12 @@ class Table:
             st = game.standings()
             last_round = st["rounds"][-1] if st["rounds"] else {}
             status = _jsonable(game.status())
-            per_seat = status.get("seats", {}) if isinstance(status, dict) else {}
+            per_seat = seat_info(status)
             seats = [
                 {"seat": s.number, "name": s.name, "colour": s.colour,
                  "score": st["totals"].get(s.number, 0),
                  "round_score": last_round.get(s.number, 0),
-                 "info": per_seat.get(str(s.number), {}) if isinstance(per_seat, dict) else {}}
+                 "info": per_seat.get(str(s.number), {})}
                 for s in match.header.seats
             ]
             return {
@@ -341,6 +341,42 @@ class Table:
         if not self.store:
             raise RefereeError("no match store is configured")
         return self.store.export_log(match_id)
+
+
+# Words for the per-seat counts games report in status(); others get their key, spaced out.
+INFO_LABELS = {
+    "hands": "in hand", "hand": "in hand", "stack": "stack", "up": "UP card",
+    "won_this_round": "won this round", "round_wins": "rounds won", "reserve": "reserve",
+    "main_left": "main cards left", "played": "played", "waste_top": "waste top",
+}
+
+
+def seat_info(status: Any) -> dict[str, dict[str, Any]]:
+    """Per seat, the game's plain counts worth showing on a phone: {"1": {"in hand": 5}}."""
+    out: dict[str, dict[str, Any]] = {}
+    if not isinstance(status, dict):
+        return out
+
+    def put(seat: str, key: str, value: Any) -> None:
+        if isinstance(value, bool) or value is None or not isinstance(value, int | str):
+            return
+        out.setdefault(seat, {})[INFO_LABELS.get(key, key.replace("_", " "))] = value
+
+    seats = status.get("seats")
+    if isinstance(seats, dict):
+        for seat, values in seats.items():
+            if isinstance(values, dict):
+                for key, value in values.items():
+                    put(str(seat), key, value)
+    for key, values in status.items():
+        if key != "seats" and isinstance(values, dict) and values and all(
+                str(k).isdigit() for k in values):
+            if all(isinstance(v, int | str) and not isinstance(v, bool) for v in values.values()):
+                if key in ("piles",):
+                    continue
+                for seat, value in values.items():
+                    put(str(seat), key, value)
+    return out
 
 
 def _direction(value: Any) -> int | None:

@@ -143,3 +143,12 @@ def test_a_mock_pad_press_reaches_its_verdict_and_the_buzzer(table: Table, clock
     finally:
         Device.pin_factory.close()
         Device.pin_factory = None
+
+
+def test_seat_info_shows_plain_counts_per_seat() -> None:
+    from referee.table import seat_info
+
+    status = {"seats": {"1": {"row": {"1": "R5"}, "reserve": 3, "calling": False}},
+              "hands": {"1": 4, "2": 0}, "piles": {"1": 5}, "up": {"1": "9", "2": None}}
+    assert seat_info(status) == {"1": {"reserve": 3, "in hand": 4, "UP card": "9"},
+                                 "2": {"in hand": 0}}

@@ -97,10 +97,10 @@ def test_builtin_standard_reads_a_foreign_deck_on_the_table() -> None:
     deck = _foreign_deck()
     rng = np.random.default_rng(11)
     codes = ["AS", "2H", "3D", "4C", "5S", "6H", "8D", "9C", "10S", "JH", "QD", "KC"]
-    comp = Composer(1400, 1000, cloth=(35, 60, 110), rng=rng)
-    for i, code in enumerate(codes):
-        x, y = 180 + (i % 4) * 340, 180 + (i // 4) * 320
-        comp.add_card(deck, code, card_quad(x, y, float(rng.uniform(-30, 30)) + 180 * (i % 2), 250))
+    comp = Composer(1600, 1100, cloth=(35, 60, 110), rng=rng)
+    for i, code in enumerate(codes):  # apart: each card is its own blob (the reader is under test)
+        x, y = 200 + (i % 4) * 400, 190 + (i // 4) * 360
+        comp.add_card(deck, code, card_quad(x, y, float(rng.uniform(-20, 20)) + 180 * (i % 2), 250))
     img = comp.finish(blur=0.8, noise=2.5, gradient=0.15, jpeg=85).image
     dets = identify(img, get_deck("standard"))
     got = {d.code for d in dets if d.code != UNKNOWN}

@@ -262,17 +262,20 @@ def _edge_scores(em: EdgeMap, c: np.ndarray, th: np.ndarray, hw: np.ndarray, hh:
         if along_u:  # top / bottom side: runs along u, normal v
             px = cx + t * hw_ * ux + sv * hh_ * vx
             py = cy + t * hw_ * uy + sv * hh_ * vy
-            nx, ny = vx, vy
+            nx, ny = sv * vx, sv * vy  # outward normal
         else:
             px = cx + su * hw_ * ux + t * hh_ * vx
             py = cy + su * hw_ * uy + t * hh_ * vy
-            nx, ny = ux, uy
+            nx, ny = su * ux, su * uy
         xi = np.clip(np.rint(px).astype(np.int32), 0, em.w - 1)
         yi = np.clip(np.rint(py).astype(np.int32), 0, em.h - 1)
-        g = np.abs(em.gx[yi, xi] * nx + em.gy[yi, xi] * ny)
+        # the paper is brighter than what lies around it (cloth, the shadow on a card below): the
+        # outline is where brightness falls going outwards; the edge of a colour field inside the
+        # white margin falls the other way and is not mistaken for the outline
+        g = np.maximum(0.0, -(em.gx[yi, xi] * nx + em.gy[yi, xi] * ny))
         sides.append(np.median(g, axis=1))
     sd = np.sort(np.stack(sides, axis=1), axis=1)
-    return 0.5 * (sd[:, 0] + sd[:, 1]) * 0.6 + 0.4 * sd.mean(axis=1)
+    return sd[:, 1:].mean(axis=1)
 
 
 def fit_edges(em: EdgeMap, quad: np.ndarray, max_shift: float = 0.1, max_turn: float = 8.0,
@@ -291,7 +294,7 @@ def fit_edges(em: EdgeMap, quad: np.ndarray, max_shift: float = 0.1, max_turn: f
         return q, 0.0
     p = np.array([c[0], c[1], th, hw, hh], np.float64)
     long_ = max(hw, hh) * 2
-    steps = [long_ * max_shift / 3, long_ * max_shift / 3, np.radians(max_turn) / 3, hw * 0.025, hh * 0.025]
+    steps = [long_ * max_shift / 3, long_ * max_shift / 3, np.radians(max_turn) / 3, hw * 0.035, hh * 0.035]
     best = float(_edge_scores(em, p[None, :2], p[None, 2], p[None, 3], p[None, 4])[0])
     ks = np.arange(-3, 4, dtype=np.float64)
     for r in range(rounds):
@@ -358,8 +361,16 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
                 keep_s.append((quad, k))
                 keep_z.append((s_, l_))
         singles, sizes = keep_s, keep_z
-    out = [Candidate(refine_quad(image, q / f, cloth) if refine else q / f, True, k)
-           for q, k in singles]
+    out = []
+    for i, (q, k) in enumerate(singles):
+        fq = q / f
+        if refine:
+            fq = refine_quad(image, fq, cloth)
+            fq, _ = fit_edges(EdgeMap.around(image, fq, 0.2), fq)
+            fq = order_clockwise(fq)
+            d = np.linalg.norm(fq - np.roll(fq, -1, axis=0), axis=1)
+            sizes[i] = (float(min(d[0] + d[2], d[1] + d[3]) / 2 * f), float(max(d[0] + d[2], d[1] + d[3]) / 2 * f))
+        out.append(Candidate(fq, True, k))
     if merged:
         if card_px:
             long_ = card_px * f
@@ -408,7 +419,7 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float, f: float) ->
              if hist[i] >= 0.35 * hist.max() and hist[i] >= hist[i - 1] and hist[i] >= hist[(i + 1) % 45]]
     thetas = [(i + 0.5) * (np.pi / 2) / 45 for i in peaks[:3]]
     # centres: a grid over the blob (in full-image pixels), inside the blob
-    step = max(2.0, 0.12 * long_px)
+    step = max(2.0, 0.06 * long_px)
     xs = np.arange(x / f, (x + bw) / f, step)
     ys = np.arange(y / f, (y + bh) / f, step)
     gx, gy = np.meshgrid(xs, ys)

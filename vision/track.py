@@ -93,13 +93,18 @@ class Tracker:
         self._read_all = identify or ia
         self.settle, self.small_width, self.thr = settle, small_width, diff_threshold
         self.min_conf = min_confidence
-        self.rest_threshold = 8  # grey levels: a sub-pixel step of a card edge still shows
         self.model: list[_Known] = []
         self.started = False
         self._prev: np.ndarray | None = None
         self._ref: np.ndarray | None = None
         self._ref_full: np.ndarray | None = None
-        self._hist: deque = deque(maxlen=history)  # (index, t, motion_nohand, fg, hand_list)
+        self._ref_mid: np.ndarray | None = None
+        self._mid: np.ndarray | None = None
+        self._mid_now: np.ndarray | None = None
+        # per frame: (index, mid-res grey picture or None when nothing moved, hand mask (small),
+        # arms [(seat, mask)] or None, fg or None)
+        self._hist: deque = deque(maxlen=history)
+        self.rest_threshold = 12  # grey levels at mid resolution: a 1 px card-edge step shows
         self._times: dict[int, float] = {}
         self._still = 0
         self._dirty = False
@@ -110,6 +115,9 @@ class Tracker:
         self.f = 1.0
         self.debug = False
         self._left: dict[str, str] = {}
+        self._foot_n = 0
+        self._k3 = np.ones((3, 3), np.uint8)
+        self._k5 = np.ones((5, 5), np.uint8)
         self.stats = {"frames": 0, "fast": 0, "reads": 0}
 
     # ------------------------------------------------------------------ geometry helpers
@@ -138,10 +146,16 @@ class Tracker:
         return float(np.hypot(*(p[1] - p[0])) / 10)
 
     def _small(self, image: np.ndarray) -> np.ndarray:
-        # bilinear to twice the size, then area: ~6x cheaper than one INTER_AREA pass
+        # bilinear to twice the size, then area: ~6x cheaper than one INTER_AREA pass; the
+        # twice-size picture is kept (self._mid) for the rest-time test
         sw, sh = self.size
         mid = cv2.resize(image, (2 * sw, 2 * sh), interpolation=cv2.INTER_LINEAR)
+        self._mid = mid
         return cv2.resize(mid, self.size, interpolation=cv2.INTER_AREA)
+
+    def _mid_grey(self) -> np.ndarray:
+        assert self._mid is not None
+        return cv2.cvtColor(self._mid, cv2.COLOR_BGR2GRAY)
 
     @staticmethod
     def _absmax(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -176,10 +190,12 @@ class Tracker:
             return self._try_start(frame, small, any_moving)
         if not any_moving and not self._dirty:
             self.stats["fast"] += 1
-            self._hist.append((k, None, None, None))
+            self._hist.append((k, None, None, None, None))
             return []
         assert self._ref is not None
         out: list[TableObservation] = []
+        grey = self._mid_grey()
+        self._mid_now = grey
         fg = self._diff(small, self._ref)
         fg_u8 = fg.astype(np.uint8)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(fg_u8, connectivity=8)
@@ -190,18 +206,12 @@ class Tracker:
         hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
         whiteish = (hsv[..., 2] > 150) & (hsv[..., 1] < 60)
         hand = arm & ~whiteish
-        prev_hand = self._prev_hand if self._prev_hand is not None else hand
-        self._prev_hand = hand
-        # motion magnitude without the arms (and the pixels they just left): the rest-time clue
-        motion = self._absmax(small, prev)
-        motion[cv2.dilate((hand | prev_hand).astype(np.uint8),
-                          np.ones((3, 3), np.uint8)).astype(bool)] = 0
         seats = self._arm_seats(labels, arm_ids)
         if seats != self._hand_seats:
             self._hand_seats = seats
             out.append(HandOverTableObs(tuple(sorted(set(seats))), frame.t))
-        self._hist.append((k, motion, fg, [(s, labels == i) for s, i in
-                                           zip(self._arm_seat_list, arm_ids, strict=False)]))
+        self._hist.append((k, grey, hand, [(s, labels == i) for s, i in
+                                           zip(self._arm_seat_list, arm_ids, strict=False)], fg))
         if self._last_change is None:
             self._last_change = np.zeros(fg.shape, np.int32)
         self._last_change[moving] = k
@@ -234,6 +244,7 @@ class Tracker:
                                   self.layout.seat_of_zone(kn.zone), kn.face_up, kn.back))
         self._ref = small.copy()
         self._ref_full = frame.image.copy()
+        self._ref_mid = self._mid_grey()
         self.started = True
         return [DealObs(tuple(cards), frame.t)]
 
@@ -375,29 +386,119 @@ class Tracker:
             out.append(self.cal.to_image(q))
         return out
 
-    def _rest_index(self, quad: np.ndarray, k_now: int) -> int:
-        """First frame after the last non-arm motion inside the card's footprint."""
-        sw, sh = self.size
-        m = np.zeros((sh, sw), np.uint8)
-        cv2.fillConvexPoly(m, np.round(quad * self.f).astype(np.int32), 1)
-        m = cv2.dilate(m, np.ones((3, 3), np.uint8)).astype(bool)
-        thr = max(2, int(0.02 * m.sum()))
-        first = k_now
-        for k, motion, _fg, _hands in reversed(self._hist):
-            if motion is None:
-                first = k  # nothing moved in this frame
+    def _history(self) -> list[tuple]:
+        """The history with still frames filled in: (index, grey, hand, arms, fg), oldest first.
+
+        A frame in which nothing moved looks like the one before it, hands included."""
+        out = []
+        last = None
+        for e in self._hist:
+            if e[1] is None:
+                if last is not None:
+                    out.append((e[0],) + last[1:])
                 continue
-            if int(np.count_nonzero(motion[m] > self.rest_threshold)) >= thr:
-                return k
+            last = e
+            out.append(e)
+        return out
+
+    def _footprint_mid(self, quad: np.ndarray, grow: int = 3) -> tuple[np.ndarray, tuple]:
+        """The card's footprint at mid resolution (a small margin round it) and its crop box."""
+        q = quad * self.f * 2
+        sw, sh = self.size
+        x0, y0 = np.maximum(np.floor(q.min(axis=0)).astype(int) - 4, 0)
+        x1, y1 = np.minimum(np.ceil(q.max(axis=0)).astype(int) + 5, (2 * sw, 2 * sh))
+        m = np.zeros((max(1, y1 - y0), max(1, x1 - x0)), np.uint8)
+        cv2.fillConvexPoly(m, np.round(q - [x0, y0]).astype(np.int32), 1)
+        if grow:
+            m = cv2.dilate(m, np.ones((grow, grow), np.uint8))
+        return m.astype(bool), (slice(y0, y1), slice(x0, x1))
+
+    def _hand_mid(self, hand: np.ndarray | None, box: tuple) -> np.ndarray | None:
+        """The small hand mask grown and scaled up to the mid-resolution crop box."""
+        if hand is None or not hand.any():
+            return None
+        ys, xs = box
+        sy = slice(ys.start // 2, (ys.stop + 1) // 2 + 1)
+        sx = slice(xs.start // 2, (xs.stop + 1) // 2 + 1)
+        h = cv2.dilate(hand[sy, sx].astype(np.uint8), np.ones((3, 3), np.uint8))
+        h = np.repeat(np.repeat(h, 2, axis=0), 2, axis=1)
+        oy, ox = ys.start - sy.start * 2, xs.start - sx.start * 2
+        return h[oy:oy + ys.stop - ys.start, ox:ox + xs.stop - xs.start].astype(bool)
+
+    def _differs(self, a: np.ndarray, b: np.ndarray, m: np.ndarray, both: bool) -> bool | None:
+        """Did the card move between two pictures (its visible part m)? None: too little shows.
+
+        both: a moved card shows pixels brighter AND darker than before (edges, print); a hand's
+        shadow only darkens."""
+        nv = int(m.sum())
+        if nv < 0.3 * self._foot_n:
+            return None
+        d = a.astype(np.int16) - b.astype(np.int16)
+        thr = self.rest_threshold
+        need = max(3, int(0.006 * nv))
+        up = int(np.count_nonzero((d > thr) & m))
+        dn = int(np.count_nonzero((d < -thr) & m))
+        if self.debug:
+            print("   differs", nv, self._foot_n, need, up, dn, int(np.abs(d[m]).max()))
+        if both:
+            return up >= need and dn >= need
+        return up >= need or dn >= max(need, int(0.5 * nv))
+
+    def _moved_thin(self, a: np.ndarray, b: np.ndarray, foot: np.ndarray) -> bool | None:
+        """Did the card move between two pictures? None: too little of it shows.
+
+        A card that slid shows as thin lines along its edges and print in the difference; hands
+        and their shadows are broad blobs, left out (with a margin) whatever they cover."""
+        d = a.astype(np.int16) - b.astype(np.int16)
+        big = (np.abs(d) > self.rest_threshold).astype(np.uint8)
+        blob = cv2.morphologyEx(big, cv2.MORPH_OPEN, self._k3)
+        blob = cv2.dilate(blob, self._k5).astype(bool)
+        valid = foot & ~blob
+        nv = int(valid.sum())
+        if nv < 0.3 * self._foot_n:
+            return None
+        thin = int(np.count_nonzero(big.astype(bool) & valid))
+        if self.debug:
+            print("   thin", nv, self._foot_n, thin)
+        return thin >= max(4, int(0.005 * nv))
+
+    def _rest_index(self, quad: np.ndarray, k_now: int) -> int:
+        """First frame in which the card lay as it lies now (as far as no hand covered it)."""
+        foot, box = self._footprint_mid(quad)
+        self._foot_n = int(foot.sum())
+        hist = self._history()
+        if not hist or self._mid_now is None:
+            return k_now
+        now = self._mid_now[box]
+        first = k_now
+        unknown_since: int | None = None
+        for k, grey, _hand, _arms, _fg in reversed(hist):
+            if k >= k_now:
+                continue
+            moved = self._moved_thin(grey[box], now, foot)
+            if self.debug:
+                print("  k", k, moved)
+            if moved is None:
+                if unknown_since is None:
+                    unknown_since = first
+                first = k
+                continue
+            if moved:
+                return k + 1 if unknown_since is not None else first
+            unknown_since = None
             first = k
         return first
 
-    def _seat_of_arm_over(self, quad: np.ndarray, before: int | None = None) -> int | None:
+    def _seat_of_arm_over(self, quad: np.ndarray, before: int | None = None,
+                          span: int = 3) -> int | None:
+        """Seat of the arm over the card at frame `before` (and a few frames earlier): the arm
+        whose blob covers most of it; else the last arm seen over it before then."""
         sw, sh = self.size
         m = np.zeros((sh, sw), np.uint8)
         cv2.fillConvexPoly(m, np.round(quad * self.f).astype(np.int32), 1)
         m = cv2.dilate(m, np.ones((5, 5), np.uint8)).astype(bool)
-        for _k, _motion, _fg, hands in reversed(self._hist):
+        votes: dict[int, int] = {}
+        for _k, _grey, _hand, hands, _fg in reversed(self._history()):
             if hands is None or (before is not None and _k > before):
                 continue
             best = None
@@ -406,19 +507,27 @@ class Tracker:
                 if c > 0 and s and (best is None or c > best[0]):
                     best = (c, s)
             if best is not None:
-                return best[1]
+                votes[best[1]] = votes.get(best[1], 0) + best[0]
+            if before is None or _k <= before - span:
+                if votes:
+                    break
+        if votes:
+            return max(votes, key=lambda s: votes[s])
         return None
 
     def _gone_index(self, quad: np.ndarray, k_now: int) -> int:
-        """First frame in which the card's footprint had mostly changed."""
-        sw, sh = self.size
-        m = np.zeros((sh, sw), np.uint8)
-        cv2.fillConvexPoly(m, np.round(quad * self.f).astype(np.int32), 1)
-        m = m.astype(bool)
-        area = max(1, int(m.sum()))
+        """First frame in which the card no longer lay as it had (its parts no hand covered)."""
+        foot, box = self._footprint_mid(quad, grow=0)
+        self._foot_n = int(foot.sum())
+        if self._ref_mid is None:
+            return k_now
+        ref = self._ref_mid[box]
         first = k_now
-        for k, _motion, fg, _hands in reversed(self._hist):
-            if fg is None or (fg & m).sum() < 0.4 * area:
+        for k, grey, hand, _arms, _fg in reversed(self._history()):
+            hm = self._hand_mid(hand, box)
+            m = foot if hm is None else foot & ~hm
+            moved = self._differs(grey[box], ref, m, both=False)
+            if moved is False:
                 return first
             first = k
         return first
@@ -521,6 +630,9 @@ class Tracker:
         full = cv2.resize(regd.astype(np.uint8), (img.shape[1], img.shape[0]),
                           interpolation=cv2.INTER_NEAREST)[Y0:Y1, X0:X1].astype(bool)
         self._ref_full[Y0:Y1, X0:X1][full] = img[Y0:Y1, X0:X1][full]
+        if self._ref_mid is not None and self._mid_now is not None:
+            rm = np.repeat(np.repeat(regd, 2, axis=0), 2, axis=1)
+            self._ref_mid[rm] = self._mid_now[rm]
         return out
 
     def _overlap(self, a: np.ndarray, b: np.ndarray) -> float:

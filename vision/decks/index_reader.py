@@ -31,7 +31,6 @@ CARD_W_MM, CARD_H_MM = 63.5, 88.9
 GW, GH = 20, 28  # rank glyphs are compared at this size
 SW, SH = 32, 32  # suit symbols are compared at this size
 ZONE_W_MM, ZONE_H_MM = 14.0, 32.0  # the index lives in this corner box
-DEBUG = False
 
 _FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSans.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSerif.ttf",
           "DejaVuSansCondensed-Bold.ttf", "DejaVuSerifCondensed-Bold.ttf",
@@ -408,9 +407,6 @@ def _decide(cr: _CornerRead, pips: _Pips) -> tuple[str, float]:
     suit, s_best, s_margin = _margin(suits)
     conf_s = float(np.clip(s_margin / 0.1, 0, 1) * np.clip((s_best / 2 - 0.4) / 0.2, 0, 1))
     conf = min(conf_r, conf_s) * cr.quality
-    if DEBUG:
-        print(f"   {rank}{suit} r_best={r_best:.2f} r_margin={r_margin:.2f} pips={pips.rank} conf_r={conf_r:.2f} "
-              f"suits={ {k: round(v, 2) for k, v in suits.items()} } conf_s={conf_s:.2f} q={cr.quality}")
     return rank + suit, conf
 
 
