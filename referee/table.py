@@ -371,9 +371,9 @@ def seat_info(status: Any) -> dict[str, dict[str, Any]]:
     for key, values in status.items():
         if key != "seats" and isinstance(values, dict) and values and all(
                 str(k).isdigit() for k in values):
-            if all(isinstance(v, int | str) and not isinstance(v, bool) for v in values.values()):
-                if key in ("piles",):
-                    continue
+            scalars = all(v is None or isinstance(v, int | str) and not isinstance(v, bool)
+                          for v in values.values())
+            if scalars and key != "piles":
                 for seat, value in values.items():
                     put(str(seat), key, value)
     return out
