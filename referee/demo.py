@@ -23,6 +23,7 @@ from referee.rules import (
     CardPlaced,
     CardRevealed,
     CardTakenBack,
+    Clock,
     Deal,
     Event,
     MatchHeader,
@@ -226,6 +227,7 @@ class Demo:
 
         self._mock = MockFactory()
         pins = {s: PAD_PINS[s - 1] for s in range(1, self.seats + 1)}
+
         def on_press(seat: int, t: float) -> None:
             self.table.submit(PadPress(t, seat))
 
@@ -270,7 +272,9 @@ class Demo:
 
     def play_round(self, plan: RoundPlan, shift: float) -> None:
         plan = RoundPlan(_shifted(plan.deal, shift), [_shifted(e, shift) for e in plan.events])
-        direct = [e for e in plan.events if not (self.vision and isinstance(e, VISION_KINDS))]
+        # The simulator's own clock lines are left out: the table's ticker keeps the live clock.
+        direct = [e for e in plan.events if not isinstance(e, Clock)
+                  and not (self.vision and isinstance(e, VISION_KINDS))]
         if self.vision:
             self._play_with_vision(plan, direct)
         else:

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from vision.decks import Deck
-from vision.detect import find_candidates, find_cards, order_clockwise
+from vision.detect import EdgeMap, find_candidates, find_cards, fit_edges, order_clockwise
 from vision.types import UNKNOWN, Detection
 
 __all__ = ["identify", "identify_region", "find_cards", "read_image", "UnreadableImageError",
@@ -36,6 +36,7 @@ RING = 1  # px from the edge of the RW x RH picture where the white margin is sa
 GRID = (5, 7)  # cells across, down (8 x 8 px each)
 BLURS = (0.45, 1.3)  # template blur (canonical px): sharp and soft cameras
 MIN_CONFIDENCE = 0.5
+RENDER_FIT = 0.012  # match error below which a card is surely one of our own renders
 COVER_TAU = 0.05  # mean squared residual (0..1 scale) above which a cell counts as covered
 GAIN_SPREAD = (0.85, 1.18)  # allowed white-balance error per channel, relative to the mean gain
 
@@ -75,21 +76,17 @@ def _perm() -> np.ndarray:
 
 
 def _white_ref(f: np.ndarray) -> np.ndarray:
-    """Per-channel paper white from the card's margin ring (robust to glare and a covered side)."""
-    r = RING
-    ring = np.concatenate([f[r, r:-r], f[-1 - r, r:-r], f[r:-r, r], f[r:-r, -1 - r]])
-    # the margin's brightest half: a hand or a neighbouring card darkens part of the ring
-    lum = ring.sum(axis=1)
-    k = np.argsort(lum)[len(lum) // 2:-max(1, len(lum) // 20)]
-    ref = np.median(ring[k], axis=0)
-    return np.maximum(ref, 25.0)
+    """Per-channel paper white: a high percentile of the card (every card keeps a white margin,
+    so a few percent of its pixels are white paper; the template fit absorbs what is left)."""
+    flat = f[1:-1, 1:-1].reshape(-1, 3)
+    return np.maximum(np.percentile(flat, 94, axis=0), 25.0)
 
 
 def _normalise(pic: np.ndarray) -> np.ndarray:
-    """Canonical float picture (CH x CW x 3, about 0..1) of the card, white-balanced on its margin."""
+    """Canonical float picture (CH x CW x 3, about 0..1) of the card, white-balanced on itself."""
     f = pic.astype(np.float32)
     inner = f[INSET:RH - INSET, INSET:RW - INSET]
-    return np.clip(inner / _white_ref(f), 0.0, 1.3)
+    return np.minimum(inner / _white_ref(f), 2.0)
 
 
 def rectify(image: np.ndarray, corners: np.ndarray, w: int = RW, h: int = RH) -> np.ndarray:
@@ -283,15 +280,50 @@ def _oriented(corners: np.ndarray) -> np.ndarray:
     return q
 
 
-def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck) -> tuple[Detection, _Match]:
+FIELD_SCALE = 63.5 / 57.5  # card outline / colour field inside the white margin
+
+
+def _scaled(q: np.ndarray, k: float) -> np.ndarray:
+    c = q.mean(axis=0)
+    return ((q - c) * k + c).astype(np.float32)
+
+
+def _better(a: _Match, b: _Match) -> bool:
+    return (a.confidence, -a.error) > (b.confidence, -b.error)
+
+
+def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool) -> tuple[np.ndarray, _Match]:
+    """Read the quad as given and as sharpened on the image's edges (a tracker's or a blob's quad
+    is a few pixels off); when neither is sure, also the quad grown by the white margin (on a pale
+    cloth the outline found may be the colour field's)."""
+    reads: list[tuple[np.ndarray, _Match]] = []
+    if refine:
+        fq, _ = fit_edges(EdgeMap.around(image, q, 0.25), q, max_shift=0.06, max_turn=5.0)
+        fq = _oriented(fq)
+        reads.append((fq, _match(rectify(image, fq), t)))
+        if reads[-1][1].confidence >= 0.95:
+            return reads[-1]
+    reads.append((q, _match(rectify(image, q), t)))
+    best = max(reads, key=lambda r: (r[1].confidence, -r[1].error))
+    if best[1].confidence < 0.9:
+        g = _scaled(best[0], FIELD_SCALE)
+        m = _match(rectify(image, g), t)
+        if _better(m, best[1]):
+            best = (g, m)
+    return best
+
+
+def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck,
+                 refine: bool = True) -> tuple[Detection, _Match]:
     q = _oriented(np.asarray(corners, dtype=np.float32))
-    pic = rectify(image, q)
-    m = _match(pic, templates(deck))
+    q, m = _best_read(image, q, templates(deck), refine)
     code, back, conf = m.code, m.back, m.confidence
     rot = m.rot
     # a real standard deck (built in, or enrolled with standard codes) is also read by its index
-    # (a real deck's face can match the wrong one of our renders well: the index decides then)
-    if (deck.kind == "standard" or getattr(deck, "base", None) == "standard") and back is None:
+    # (a real deck's face can match the wrong one of our renders well: the index decides then);
+    # a card that reads as one of our own renders, surely and closely, needs no second look
+    if ((deck.kind == "standard" or getattr(deck, "base", None) == "standard") and back is None
+            and (conf < 0.9 or m.error > RENDER_FIT)):
         from vision.decks.index_reader import read_index
 
         r = read_index(image, q)

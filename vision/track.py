@@ -116,6 +116,7 @@ class Tracker:
         self.debug = False
         self._left: dict[str, str] = {}
         self._foot_n = 0
+        self._noise = 0.0
         self._k3 = np.ones((3, 3), np.uint8)
         self._k5 = np.ones((5, 5), np.uint8)
         self.stats = {"frames": 0, "fast": 0, "reads": 0}
@@ -206,11 +207,12 @@ class Tracker:
         hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
         whiteish = (hsv[..., 2] > 150) & (hsv[..., 1] < 60)
         hand = arm & ~whiteish
+        skin = arm & (hsv[..., 1] >= 50)  # skin and coloured sleeves, not shadows on cards
         seats = self._arm_seats(labels, arm_ids)
         if seats != self._hand_seats:
             self._hand_seats = seats
             out.append(HandOverTableObs(tuple(sorted(set(seats))), frame.t))
-        self._hist.append((k, grey, hand, [(s, labels == i) for s, i in
+        self._hist.append((k, grey, skin, [(s, labels == i) for s, i in
                                            zip(self._arm_seat_list, arm_ids, strict=False)], fg))
         if self._last_change is None:
             self._last_change = np.zeros(fg.shape, np.int32)
@@ -231,6 +233,12 @@ class Tracker:
 
     def _try_start(self, frame: Frame, small: np.ndarray, moving: bool) -> list[TableObservation]:
         self._still = 0 if moving else self._still + 1
+        grey = self._mid_grey()
+        if self._still and self._mid_now is not None:
+            # sensor noise of a still table decides the rest test's threshold
+            d = cv2.absdiff(grey, self._mid_now)
+            self._noise = max(self._noise, 1.48 * float(np.median(d)) / 1.41)
+        self._mid_now = grey
         if self._still < self.settle:
             return []
         dets = self._read_all(frame.image, self.deck)
@@ -444,23 +452,30 @@ class Tracker:
             return up >= need and dn >= need
         return up >= need or dn >= max(need, int(0.5 * nv))
 
-    def _moved_thin(self, a: np.ndarray, b: np.ndarray, foot: np.ndarray) -> bool | None:
+    def _moved_thin(self, a: np.ndarray, b: np.ndarray, foot: np.ndarray,
+                    hand: np.ndarray | None) -> bool | None:
         """Did the card move between two pictures? None: too little of it shows.
 
         A card that slid shows as thin lines along its edges and print in the difference; hands
         and their shadows are broad blobs, left out (with a margin) whatever they cover."""
-        d = a.astype(np.int16) - b.astype(np.int16)
-        big = (np.abs(d) > self.rest_threshold).astype(np.uint8)
+        d = cv2.absdiff(a, b)
+        big = (d > max(self.rest_threshold, 4.0 * self._noise)).astype(np.uint8)
         blob = cv2.morphologyEx(big, cv2.MORPH_OPEN, self._k3)
         blob = cv2.dilate(blob, self._k5).astype(bool)
         valid = foot & ~blob
         nv = int(valid.sum())
         if nv < 0.3 * self._foot_n:
-            return None
-        thin = int(np.count_nonzero(big.astype(bool) & valid))
+            # mostly a broad change: a hand over it, or the card not yet there
+            if hand is not None and np.count_nonzero(hand & foot) >= 0.3 * self._foot_n:
+                return None
+            return True
+        thin = big.astype(bool) & valid
+        up = int(np.count_nonzero(thin & (a > b)))
+        dn = int(np.count_nonzero(thin & (a < b)))
         if self.debug:
-            print("   thin", nv, self._foot_n, thin)
-        return thin >= max(4, int(0.005 * nv))
+            print("   thin", nv, self._foot_n, up, dn)
+        # a slid card shows lines of both signs (its edges, its print); a shadow's rim one sign
+        return up >= 2 and dn >= 2 and up + dn >= max(4, int(0.005 * nv))
 
     def _rest_index(self, quad: np.ndarray, k_now: int) -> int:
         """First frame in which the card lay as it lies now (as far as no hand covered it)."""
@@ -472,10 +487,10 @@ class Tracker:
         now = self._mid_now[box]
         first = k_now
         unknown_since: int | None = None
-        for k, grey, _hand, _arms, _fg in reversed(hist):
+        for k, grey, hand, _arms, _fg in reversed(hist):
             if k >= k_now:
                 continue
-            moved = self._moved_thin(grey[box], now, foot)
+            moved = self._moved_thin(grey[box], now, foot, self._hand_mid(hand, box))
             if self.debug:
                 print("  k", k, moved)
             if moved is None:
