@@ -81,7 +81,7 @@ class Tally:
 def run_deck(name: str, scenes: int, seed: int, fail_dir: Path | None) -> dict:
     deck = get_deck(name)
     rng = np.random.default_rng(seed)
-    full, clear, covered, region = Tally(), Tally(), Tally(), Tally()
+    full, clear, covered, region, region_clear = Tally(), Tally(), Tally(), Tally(), Tally()
     t_full: list[float] = []
     t_region: list[float] = []
     phantom = dets_total = 0
@@ -123,6 +123,8 @@ def run_deck(name: str, scenes: int, seed: int, fail_dir: Path | None) -> dict:
             t_region.append(time.perf_counter() - t0)
             rv, rhi = _verdict(card, [rd])
             region.add(rv, rhi)
+            if card.visible >= 0.95:
+                region_clear.add(rv, rhi)
             if fail_dir is not None and v != "right":
                 fail_dir.mkdir(parents=True, exist_ok=True)
                 x0, y0 = np.maximum(q.min(axis=0).astype(int) - 20, 0)
@@ -131,7 +133,7 @@ def run_deck(name: str, scenes: int, seed: int, fail_dir: Path | None) -> dict:
                 fn = f"{name}-{s}-{k}-{v}-{card.code if card.face_up else 'back-' + str(card.back)}-vis{card.visible:.2f}-got-{got}.png"
                 cv2.imwrite(str(fail_dir / fn.replace("/", "_")), img[y0:y1, x0:x1])
     return {"deck": name, "scenes": scenes, "identify": full.report(), "identify_clear": clear.report(),
-            "identify_covered": covered.report(), "identify_region": region.report(),
+            "identify_covered": covered.report(), "identify_region": region.report(), "identify_region_clear": region_clear.report(),
             "phantom_conf_ge_0.9": phantom, "detections": dets_total,
             "identify_region_ms_median": round(1000 * float(np.median(t_region)), 2),
             "identify_full_frame_ms_median": round(1000 * float(np.median(t_full)), 1)}

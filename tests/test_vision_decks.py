@@ -65,3 +65,34 @@ def test_print_deck_writes_pdf_with_right_page_count(tmp_path) -> None:
     assert data.count(b"/Type /Page\n") + data.count(b"/Type /Page\r") + data.count(b"/Type /Page ") \
         or data.count(b"/Type /Page") - data.count(b"/Type /Pages") == 6
     assert data.count(b"/Type /Page") - data.count(b"/Type /Pages") == 6
+
+
+def test_backs_differ_in_shape_not_only_in_hue() -> None:
+    """Two back colours must still differ when the camera's colour is off: grey pictures differ."""
+    deck = get_deck("wackee-six")
+    greys = [deck.render_back(b, 2.0).astype(np.float32).mean(axis=2) for b in deck.back_colours]
+    h, w = greys[0].shape
+    greys = [g[h // 2 - 30:h // 2 + 30, w // 2 - 30:w // 2 + 30] for g in greys]  # the middle 30 mm
+    for i in range(len(greys)):
+        for j in range(i + 1, len(greys)):
+            a = greys[i] - greys[i].mean()
+            b = greys[j] - greys[j].mean()
+            corr = float((a * b).sum() / np.sqrt((a * a).sum() * (b * b).sum()))
+            assert corr < 0.95, (deck.back_colours[i], deck.back_colours[j], corr)
+
+
+def test_easily_confused_faces_differ_where_the_camera_sees_them() -> None:
+    """Wonky's 'any size' and 'large' blocks, Spite and Malice's plain and bordered sets: at the
+    camera's scale and blur, the two faces differ in grey at least as much as two numerals do
+    (7 and 8 differ by about 7.7 grey levels on average)."""
+    import cv2
+
+    def grey(deck, code):
+        img = deck.render_face(code, 1.0).astype(np.float32).mean(axis=2)
+        return cv2.GaussianBlur(img, (0, 0), 1.5)
+
+    wonky, spite = get_deck("wonky"), get_deck("spite-and-malice")
+    for deck, a, b, least in ((wonky, "RX", "RL", 7.0), (wonky, "XX", "XL", 7.0), (spite, "7", "7B", 40.0),
+                              (spite, "WILD", "WILDB", 40.0)):
+        d = np.abs(grey(deck, a) - grey(deck, b))
+        assert d.mean() > least, (a, b, d.mean())

@@ -45,8 +45,6 @@ def test_sliding_card_reported_once_at_first_resting_frame(placed):
     assert np.hypot(rests[0].x_mm - 560, rests[0].y_mm - 430) < 15
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: the rest time comes out 2 frames late here "
-                   "(the last sub-pixel slide steps are masked as hand)")
 def test_rest_time_is_the_first_resting_frame(placed):
     obs, truth, dt = placed
     rest = next(o for o, _, _ in obs if o.kind == "card_rest" and o.code == "KD")

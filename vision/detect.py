@@ -1,12 +1,18 @@
 """Finding card quadrilaterals on the table.
 
-A card is a bright, white-bordered rectangle on a darker or coloured cloth. We segment "not cloth"
-pixels on a reduced image, take outer contours, and turn each into card quads:
+A card is a bright, white-bordered rectangle. The cloth's local colour is estimated with a large
+median filter of a tiny image (cards are a minority of any window a few cards wide) and pixels
+far from it are "not cloth": brighter counts in full, darker a quarter (shadows), a change of hue
+in full (a colour field on a pale cloth); the threshold follows the cloth's own texture. Outer
+contours of that mask are turned into card quads:
 
-- a blob that is one clean quadrilateral of about card proportions is one card;
-- any other blob (overlapping cards, a pile, a fan, a card under a hand) yields one hypothesis per
-  right-angled convex corner of its outline: a card-sized rectangle laid along the corner's two
-  edges. identify() later keeps the hypotheses that read well (see vision/identify.py).
+- a blob that is one clean quadrilateral of about card proportions is one card; its outline is
+  sharpened on the full-resolution edges (fit_edges, which may also grow it to the white margin);
+- any other blob (overlapping cards, a pile, a fan, a card under a hand) is searched for
+  card-sized rectangles whose outline shows (the top card of a pile shows all of it): at the
+  blob's dominant edge directions on a grid of centres, plus rectangles laid along its
+  right-angled corners, each sharpened by fit_edges. identify() keeps the ones that read well
+  (see vision/identify.py).
 
 Corners are returned in full-image pixels, clockwise (image y down), starting anywhere.
 """
@@ -87,8 +93,16 @@ def estimate_cloth(small: np.ndarray, card_px: float | None = None) -> Cloth:
 
 
 def _distance(img: np.ndarray, local: np.ndarray) -> np.ndarray:
-    """|B - b| + |G - g| + |R - r| from the local cloth colour, float32."""
-    return np.abs(img.astype(np.float32) - local).sum(axis=2)
+    """How far from the local cloth colour, per pixel (float32): brightness above the cloth counts
+    in full, below it a quarter (a shadow on the cloth is darker and is not a card; a card's white
+    margin is brighter than the cloth under the same light), and any difference of hue in full
+    (a colour field on a pale cloth)."""
+    x = img.astype(np.float32)
+    lum = x.mean(axis=2, keepdims=True)
+    llum = local.mean(axis=2, keepdims=True)
+    dl = (lum - llum)[..., 0] * 3.0
+    chroma = np.abs((x - lum) - (local - llum)).sum(axis=2)
+    return np.maximum(dl, 0.0) + 0.25 * np.maximum(-dl, 0.0) + chroma
 
 
 def raw_mask(img: np.ndarray, cloth: Cloth) -> np.ndarray:
@@ -244,42 +258,42 @@ class EdgeMap:
 
 
 _TS = np.linspace(-0.78, 0.78, 14, dtype=np.float32)  # positions along a side (corners are round)
+_ONE = np.ones_like(_TS)
+# per side (top, bottom, left, right): offsets along u and v in half sizes, and the outward normal
+_AU = np.stack([_TS, _TS, -_ONE, _ONE])[None]  # (1, 4, 14)
+_AV = np.stack([-_ONE, _ONE, _TS, _TS])[None]
+_NU = np.array([0, 0, -1, 1], np.float32)[None, :, None]
+_NV = np.array([-1, 1, 0, 0], np.float32)[None, :, None]
 
 
 def _edge_scores(em: EdgeMap, c: np.ndarray, th: np.ndarray, hw: np.ndarray, hh: np.ndarray) -> np.ndarray:
     """Edge support of card rectangles (centres c (m, 2), angles th, half sizes hw, hh (m,)).
 
-    Per side: the median, along the side, of the gradient across it; the score is the mean of
-    the two weakest sides (a card whose whole outline shows, like the top card of a pile, wins
-    over one that shows only a corner)."""
-    ux, uy = np.cos(th)[:, None], np.sin(th)[:, None]
-    vx, vy = -uy, ux
-    t = _TS[None, :]
-    cx, cy = (c[:, 0] - em.off[0])[:, None], (c[:, 1] - em.off[1])[:, None]
-    hw_, hh_ = hw[:, None], hh[:, None]
-    sides = []
-    for su, sv, along_u in ((0, -1, True), (0, 1, True), (-1, 0, False), (1, 0, False)):
-        if along_u:  # top / bottom side: runs along u, normal v
-            px = cx + t * hw_ * ux + sv * hh_ * vx
-            py = cy + t * hw_ * uy + sv * hh_ * vy
-            nx, ny = sv * vx, sv * vy  # outward normal
-        else:
-            px = cx + su * hw_ * ux + t * hh_ * vx
-            py = cy + su * hw_ * uy + t * hh_ * vy
-            nx, ny = su * ux, su * uy
-        xi = np.clip(np.rint(px).astype(np.int32), 0, em.w - 1)
-        yi = np.clip(np.rint(py).astype(np.int32), 0, em.h - 1)
-        # the paper is brighter than what lies around it (cloth, the shadow on a card below): the
-        # outline is where brightness falls going outwards; the edge of a colour field inside the
-        # white margin falls the other way and is not mistaken for the outline
-        g = np.maximum(0.0, -(em.gx[yi, xi] * nx + em.gy[yi, xi] * ny))
-        sides.append(np.median(g, axis=1))
-    sd = np.sort(np.stack(sides, axis=1), axis=1)
-    return sd[:, 1:].mean(axis=1)
+    Per side: the median, along the side, of the brightness drop going outwards (the paper is
+    brighter than what lies around it: cloth, or the shadow on a card below; the edge of a colour
+    field inside the white margin falls the other way and is not taken for the outline). The
+    score is the mean of the three strongest sides (one side of a pile's top card may lie on the
+    white margin of the card below)."""
+    ux = np.cos(th).astype(np.float32)[:, None, None]
+    uy = np.sin(th).astype(np.float32)[:, None, None]
+    au = _AU * hw.astype(np.float32)[:, None, None]
+    av = _AV * hh.astype(np.float32)[:, None, None]
+    px = (c[:, 0] - em.off[0]).astype(np.float32)[:, None, None] + au * ux - av * uy
+    py = (c[:, 1] - em.off[1]).astype(np.float32)[:, None, None] + au * uy + av * ux
+    nx = _NU * ux - _NV * uy
+    ny = _NU * uy + _NV * ux
+    xi = np.clip(np.rint(px).astype(np.int32), 0, em.w - 1)
+    yi = np.clip(np.rint(py).astype(np.int32), 0, em.h - 1)
+    g = -(em.gx[yi, xi] * nx + em.gy[yi, xi] * ny)
+    np.maximum(g, 0.0, out=g)
+    g.sort(axis=2)
+    med = 0.5 * (g[:, :, 6] + g[:, :, 7])
+    med.sort(axis=1)
+    return med[:, 1:].mean(axis=1)
 
 
 def fit_edges(em: EdgeMap, quad: np.ndarray, max_shift: float = 0.1, max_turn: float = 8.0,
-              rounds: int = 3) -> tuple[np.ndarray, float]:
+              rounds: int = 3, grow: bool = False) -> tuple[np.ndarray, float]:
     """Move a card quad (clockwise, any start) to the rectangle whose outline best follows the
     image's edges nearby: coordinate search over angle, position and size. Returns the quad
     (clockwise, same start) and its edge score (grey levels per pixel)."""
@@ -292,20 +306,37 @@ def fit_edges(em: EdgeMap, quad: np.ndarray, max_shift: float = 0.1, max_turn: f
     th = float(np.arctan2(e_u[1], e_u[0]))
     if hw < 3 or hh < 3:
         return q, 0.0
-    p = np.array([c[0], c[1], th, hw, hh], np.float64)
+    # parameters: centre, angle, scale and a small change of aspect (cards keep their shape;
+    # perspective changes it a little)
+    p = np.array([c[0], c[1], th, 1.0, 1.0], np.float64)
+    hw0, hh0 = hw, hh
     long_ = max(hw, hh) * 2
-    steps = [long_ * max_shift / 3, long_ * max_shift / 3, np.radians(max_turn) / 3, hw * 0.035, hh * 0.035]
-    best = float(_edge_scores(em, p[None, :2], p[None, 2], p[None, 3], p[None, 4])[0])
+    steps = [long_ * max_shift / 3, long_ * max_shift / 3, np.radians(max_turn) / 3, 0.035, 0.015]
+
+    def score(cand: np.ndarray) -> np.ndarray:
+        return _edge_scores(em, cand[:, :2], cand[:, 2], hw0 * cand[:, 3] * cand[:, 4],
+                            hh0 * cand[:, 3] / cand[:, 4])
+
+    best = float(score(p[None])[0])
+    if grow:  # the outline found may be the colour field's or a part of the card: try larger
+        ks_ = np.linspace(0.92, 1.4, 13)
+        cand = np.repeat(p[None], len(ks_), axis=0)
+        cand[:, 3] = ks_
+        sc = score(cand)
+        j = int(np.argmax(sc))
+        if sc[j] > best:
+            best, p = float(sc[j]), cand[j]
     ks = np.arange(-3, 4, dtype=np.float64)
     for r in range(rounds):
         f = 1.0 if r == 0 else 0.5 ** r
         for i in (2, 0, 1, 3, 4):
             cand = np.repeat(p[None], len(ks), axis=0)
             cand[:, i] += ks * steps[i] * f
-            sc = _edge_scores(em, cand[:, :2], cand[:, 2], cand[:, 3], cand[:, 4])
+            sc = score(cand)
             j = int(np.argmax(sc))
             if sc[j] > best:
                 best, p = float(sc[j]), cand[j]
+    p = np.array([p[0], p[1], p[2], hw0 * p[3] * p[4], hh0 * p[3] / p[4]])
     cx, cy, th, hw, hh = p
     u = np.array([np.cos(th), np.sin(th)]) * hw
     v = np.array([-np.sin(th), np.cos(th)]) * hh
@@ -329,7 +360,7 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
     cloth = estimate_cloth(cv2.blur(small, (3, 3)))
     mask = foreground_mask(small, cloth)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    min_area = (card_px * f * ASPECT * card_px * f * 0.25) if card_px else small.shape[0] * small.shape[1] * 0.0015
+    min_area = (card_px * f * ASPECT * card_px * f * 0.25) if card_px else small.shape[0] * small.shape[1] * 0.0006
     singles: list[tuple[np.ndarray, int]] = []
     merged: list[tuple[np.ndarray, int]] = []
     sizes: list[tuple[float, float]] = []
@@ -366,7 +397,7 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
         fq = q / f
         if refine:
             fq = refine_quad(image, fq, cloth)
-            fq, _ = fit_edges(EdgeMap.around(image, fq, 0.2), fq)
+            fq, _ = fit_edges(EdgeMap.around(image, fq, 0.45), fq, grow=True)
             fq = order_clockwise(fq)
             d = np.linalg.norm(fq - np.roll(fq, -1, axis=0), axis=1)
             sizes[i] = (float(min(d[0] + d[2], d[1] + d[3]) / 2 * f), float(max(d[0] + d[2], d[1] + d[3]) / 2 * f))
@@ -386,15 +417,18 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
                 (mx, my), _, _ = cv2.minAreaRect(cnt)
                 near = np.argsort(np.linalg.norm(centres - [mx, my], axis=1))[:3]
                 l_ = float(np.median(lens[near]))
+            scales: tuple[float, ...] = (1.0,)
             if l_ <= 0:  # no scale known: the blob's narrower extent bounds the card's width
                 (_, _), (rw, rh), _ = cv2.minAreaRect(cnt)
                 l_ = min(min(rw, rh) / ASPECT, max(rw, rh))
+                scales = (1.0, 0.88, 0.77)
             area = cv2.contourArea(cnt)
             x, y, bw, bh = cv2.boundingRect(cnt)
-            if area > 6 * l_ * l_ * ASPECT or max(bw, bh) > 3.2 * l_ or l_ < 8:
-                continue  # not a group of cards (a table edge, an arm)
-            for quad in _blob_cards(image, cnt, l_ / f, f):
-                out.append(Candidate(quad, False, k))
+            if area > 40 * l_ * l_ * ASPECT or l_ < 8:
+                continue  # not a group of cards (a table edge)
+            for sc in scales:
+                for quad in _blob_cards(image, cnt, sc * l_ / f, f):
+                    out.append(Candidate(quad, False, k))
     return out
 
 
@@ -415,19 +449,24 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float, f: float) ->
     strong = mag > np.percentile(mag, 80)
     hist, _ = np.histogram(ang[strong], bins=45, range=(0, np.pi / 2), weights=mag[strong])
     hist = hist + np.roll(hist, 1) + np.roll(hist, -1)
-    peaks = [int(i) for i in np.argsort(-hist)[:6]
-             if hist[i] >= 0.35 * hist.max() and hist[i] >= hist[i - 1] and hist[i] >= hist[(i + 1) % 45]]
-    thetas = [(i + 0.5) * (np.pi / 2) / 45 for i in peaks[:3]]
+    n_cards = cv2.contourArea(cnt) / (f * f * hw * hh * 4)
+    peaks = [int(i) for i in np.argsort(-hist)[:12]
+             if hist[i] >= 0.2 * hist.max() and hist[i] >= hist[i - 1] and hist[i] >= hist[(i + 1) % 45]]
+    thetas = [(i + 0.5) * (np.pi / 2) / 45 for i in peaks[:int(min(8, 3 + n_cards))]]
     # centres: a grid over the blob (in full-image pixels), inside the blob
-    step = max(2.0, 0.06 * long_px)
+    step = max(2.0, 0.09 * long_px)
     xs = np.arange(x / f, (x + bw) / f, step)
     ys = np.arange(y / f, (y + bh) / f, step)
     gx, gy = np.meshgrid(xs, ys)
     pts = np.column_stack([gx.ravel(), gy.ravel()]).astype(np.float32)
-    c32 = cnt.astype(np.float32)
-    inside = np.array([cv2.pointPolygonTest(c32, (float(px * f), float(py * f)), True) > 0.12 * long_px * f
-                       for px, py in pts], bool)
-    pts = pts[inside]
+    blob = np.zeros((bh + 2, bw + 2), np.uint8)
+    cv2.drawContours(blob, [cnt - np.array([x - 1, y - 1])], -1, 255, -1)
+    depth = cv2.distanceTransform(blob, cv2.DIST_L2, 3)
+    ix = np.clip(np.rint(pts[:, 0] * f - x + 1).astype(int), 0, bw + 1)
+    iy = np.clip(np.rint(pts[:, 1] * f - y + 1).astype(int), 0, bh + 1)
+    pts = pts[depth[iy, ix] > 0.12 * long_px * f]
+    if len(pts) > 600:  # a very large blob (glare, a table edge): a sparser grid
+        pts = pts[:: int(np.ceil(len(pts) / 600))]
     if len(pts) == 0 or not thetas:
         return []
     cands = np.array([(px, py, th + extra) for th in thetas for extra in (0.0, np.pi / 2) for px, py in pts],
@@ -435,20 +474,28 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float, f: float) ->
     sc = _edge_scores(em, cands[:, :2], cands[:, 2], np.full(len(cands), hw), np.full(len(cands), hh))
     order = np.argsort(-sc)
     n_max = int(cv2.contourArea(cnt) / (f * f * hw * hh * 4) * 1.5) + 2
-    out: list[np.ndarray] = []
+    seeds: list[np.ndarray] = []
     best = float(sc[order[0]])
     for i in order:
-        if len(out) >= n_max or sc[i] < 0.45 * best:
+        if len(seeds) >= n_max or sc[i] < 0.45 * best:
             break
         cx, cy, th = cands[i]
-        if any(np.linalg.norm(np.array([cx, cy]) - q.mean(axis=0)) < 0.3 * hw for q in out):
+        if any(np.linalg.norm(np.array([cx, cy]) - q.mean(axis=0)) < 0.3 * hw for q in seeds):
             continue
         u = np.array([np.cos(th), np.sin(th)]) * hw
         v = np.array([-np.sin(th), np.cos(th)]) * hh
         c = np.array([cx, cy])
-        q0 = np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32)
-        q, _ = fit_edges(em, q0)
-        if any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.3 * hw for o in out):
+        seeds.append(np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32))
+    # a card whose corner shows (under a hand, at the edge of a fan): a card laid along the corner
+    poly = cv2.approxPolyDP(cnt, max(2.0, 0.04 * hw * 2 * f), True).reshape(-1, 2).astype(np.float32)
+    off = np.array([x - 1, y - 1], np.float32)
+    seeds += [(q + off) / f for q in _corner_hypotheses(poly - off, 2 * hw * f, 2 * hh * f, blob)]
+    out: list[np.ndarray] = []
+    for q0 in seeds:
+        if any(np.linalg.norm(q0.mean(axis=0) - o.mean(axis=0)) < 0.12 * hw for o in out):
+            continue
+        q, _ = fit_edges(em, q0, max_shift=0.15, rounds=2)
+        if any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.2 * hw for o in out):
             continue
         out.append(order_clockwise(q))
     return out

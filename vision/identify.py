@@ -1,14 +1,25 @@
 """Which card is where: classify card quads against the deck's face and back templates.
 
-Each quad is rectified to a small canonical picture (CW x CH px, white-balanced on the card's
-own white border) and compared, cell by cell (a 4 x 5 grid), with every template at 0 and 180
-degrees. Cells that no template explains are taken as covered (a hand, another card) and left
-out, so a half-covered card is still read from what shows. The confidence comes from the margin
-between the best code and the best other code; below MIN_CONFIDENCE the card is reported with
-code UNKNOWN rather than guessed.
+Each quad is rectified to a small canonical picture (CW x CH px, about 1.45 mm a pixel),
+divided by the card's own paper white (a high percentile: every card keeps a white margin) and
+compared with every template (each face and back, at 0 and 180 degrees, sharp and soft) under a
+photometric model fitted per template: x = a_c * t + b, channel gains a_c that may differ from
+each other by a white-balance error only and one offset b for glare and haze. Cells of a 5 x 7
+grid that the fitted template does not explain are taken as covered (a hand, another card) and
+cost every template the same, so a half-covered card is still read from what shows.
 
-For the built-in "standard" deck, cards that do not match our own renders (a real deck) are read
-by their corner index instead (vision/decks/index_reader.py).
+The confidence is the margin between the best card and each close rival, measured on the pixels
+where the two differ, on a softened picture (a quad a pixel or two off costs both alike); it is
+lowered when the fit is poor, when most of the card is covered, and when the template explains
+little of what the picture shows (a bare patch of cloth or skin, normalised on itself, looks like
+a plain white card). Below MIN_CONFIDENCE the card is reported as UNKNOWN, never guessed.
+
+The quad is first sharpened on the image's edges (detect.fit_edges); a read that is not sure is
+retried with the quad grown by the white margin (on a pale cloth the outline found may be the
+colour field's) and then with a small search of the pose scored by the likeliest templates.
+
+For the built-in "standard" deck, cards that do not read surely as one of our own renders (a
+real deck) are also read by their corner index (vision/decks/index_reader.py).
 
 Incremental use: find_cards(image) gives quads; identify_region(image, corners, deck) reads one
 quad, so a tracker re-reads only the regions that changed.
@@ -32,10 +43,10 @@ __all__ = ["identify", "identify_region", "find_cards", "read_image", "Unreadabl
 RW, RH = 44, 60  # the whole card is rectified at this size (about 1.45 mm a pixel)
 INSET = 2  # px of the white margin dropped before the comparison (jitter of the outline)
 CW, CH = RW - 2 * INSET, RH - 2 * INSET  # canonical picture compared with the templates: 40 x 56
-RING = 1  # px from the edge of the RW x RH picture where the white margin is sampled
 GRID = (5, 7)  # cells across, down (8 x 8 px each)
 BLURS = (0.45, 1.3)  # template blur (canonical px): sharp and soft cameras
 MIN_CONFIDENCE = 0.5
+STRUCTURE_MIN = 0.1  # share of the picture's variation the template must explain
 RENDER_FIT = 0.012  # match error below which a card is surely one of our own renders
 COVER_TAU = 0.05  # mean squared residual (0..1 scale) above which a cell counts as covered
 GAIN_SPREAD = (0.85, 1.18)  # allowed white-balance error per channel, relative to the mean gain
@@ -79,7 +90,8 @@ def _white_ref(f: np.ndarray) -> np.ndarray:
     """Per-channel paper white: a high percentile of the card (every card keeps a white margin,
     so a few percent of its pixels are white paper; the template fit absorbs what is left)."""
     flat = f[1:-1, 1:-1].reshape(-1, 3)
-    return np.maximum(np.percentile(flat, 94, axis=0), 25.0)
+    k = int(0.94 * (len(flat) - 1))
+    return np.maximum(np.partition(flat, k, axis=0)[k], 25.0)
 
 
 def _normalise(pic: np.ndarray) -> np.ndarray:
@@ -177,6 +189,7 @@ class _Match:
     confidence: float
     covered: float
     error: float
+    structure: float = 1.0  # share of the picture's variation the best template explains
 
 
 def _fit(sx, sxx, sxt, st, stt, npx):
@@ -199,8 +212,18 @@ def _fit(sx, sxx, sxt, st, stt, npx):
     return a, b
 
 
-def _match(pic: np.ndarray, t: _Templates) -> _Match:
-    x = _normalise(pic).reshape(-1)[_perm()]
+def _subset(t: _Templates, rows: np.ndarray) -> _Templates:
+    """The same templates restricted to some rows (for a quick search of a card's exact pose)."""
+    return _Templates([t.keys[int(i)] for i in rows], t.mat[rows], np.ascontiguousarray(t.cells[:, rows]),
+                      t.s_t[:, :, rows], t.s_tt[:, :, rows], t.ident[rows])
+
+
+def _scores(x: np.ndarray, t: _Templates) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Robust fit of every template to the cell-grouped picture x: (score, res, a, b).
+
+    score (n,): mean over cells of the residual, capped at COVER_TAU per cell (a covered cell
+    costs the same for every template); res (cells, n): per-cell residual; a, b: the photometric
+    fit (see _fit)."""
     ncell = GRID[0] * GRID[1]
     xc = x.reshape(ncell * 3, -1)
     ppc = xc.shape[1]
@@ -228,6 +251,32 @@ def _match(pic: np.ndarray, t: _Templates) -> _Match:
         use = np.maximum(use, (res <= thr).astype(np.float32))
     robust = np.minimum(res, COVER_TAU)
     score = robust.mean(axis=0) / np.clip(a.mean(axis=0) ** 2, 0.3, 1.0)  # residuals of a dim card are smaller
+    return score, res, a, b
+
+
+def _picture(image: np.ndarray, q: np.ndarray) -> np.ndarray:
+    return _normalise(rectify(image, q)).reshape(-1)[_perm()]
+
+
+MARGIN_BLUR = 0.9  # extra blur (canonical px) of the picture when two cards are compared
+
+
+def _match(pic: np.ndarray, t: _Templates) -> _Match:
+    return _decide(_normalise(pic), t)
+
+
+def _read_pic(image: np.ndarray, q: np.ndarray, t: _Templates) -> _Match:
+    return _decide(_normalise(rectify(image, q)), t)
+
+
+def _decide(pic: np.ndarray, t: _Templates) -> _Match:
+    """The best template for the normalised picture and how sure that is (see the module
+    docstring). The best card is compared with its rivals on a softer picture and the soft
+    templates: a quad a pixel or two off then costs both alike."""
+    perm = _perm()
+    x = pic.reshape(-1)[perm]
+    score, res, a, b = _scores(x, t)
+    ppc = x.size // (GRID[0] * GRID[1] * 3)
     order = np.argsort(score)
     best = int(order[0])
     code, back, rot = t.keys[best]
@@ -235,11 +284,18 @@ def _match(pic: np.ndarray, t: _Templates) -> _Match:
     covered = 1.0 - float(explained.mean())
     s1 = float(score[best])
     if explained.sum() < 5:
-        return _Match(UNKNOWN, None, 0, 0.0, covered, s1)
+        return _Match(UNKNOWN, None, 0, 0.0, covered, s1, 0.0)
     # margin against the best template of every other card, on the pixels where the two differ
     valid = np.repeat(explained, 3 * ppc)
-    xb = x[valid]
-    mb = (t.mat[best, valid].reshape(-1, 3, ppc) * a[:, best][None, :, None] + b[best]).reshape(-1)
+    soft = cv2.GaussianBlur(pic, (0, 0), MARGIN_BLUR, borderType=cv2.BORDER_REPLICATE).reshape(-1)[perm]
+    xb = soft[valid]
+    per = 2 * len(BLURS)  # rows per card: blurs x rotations
+
+    def soft_row(j: int) -> int:  # the same card and turn, at the softest template blur
+        return (j // per) * per + (len(BLURS) - 1) * 2 + (j % 2)
+
+    sb = soft_row(best)
+    mb = (t.mat[sb, valid].reshape(-1, 3, ppc) * a[:, sb][None, :, None] + b[sb]).reshape(-1)
     eb = (xb - mb) ** 2
     conf = 1.0
     seen = {int(t.ident[best])}
@@ -250,6 +306,7 @@ def _match(pic: np.ndarray, t: _Templates) -> _Match:
         seen.add(int(t.ident[j]))
         if float(score[j]) > 4.0 * s1 + 0.015:
             break  # far worse overall: no real competitor
+        j = soft_row(j)
         mj = (t.mat[j, valid].reshape(-1, 3, ppc) * a[:, j][None, :, None] + b[j]).reshape(-1)
         diff = np.abs(mb - mj) > 0.12
         k = int(diff.sum())
@@ -263,11 +320,18 @@ def _match(pic: np.ndarray, t: _Templates) -> _Match:
             break
     conf = max(0.0, conf)
     conf = float(min(1.0, conf / 0.6))
+    # the card's pattern must be there: the template must explain most of what differs inside the
+    # quad (a bare patch of cloth or skin, normalised on itself, looks like a plain white card)
+    xe = x.reshape(-1, 3, ppc)[explained]  # (cells, 3, ppc)
+    flat = float(((xe - xe.mean(axis=(0, 2), keepdims=True)) ** 2).sum())
+    fit = float(res[explained, best].sum()) * 3 * ppc
+    structure = 1.0 - fit / max(flat, 1e-6)
+    conf *= float(np.clip((structure - STRUCTURE_MIN) / 0.2, 0.0, 1.0))
     if s1 > 0.02:  # nothing fits well: not a card of this deck, or unreadable
         conf *= max(0.0, 1.0 - (s1 - 0.02) / 0.02)
     # a card mostly hidden is not trusted: at 65 % covered the confidence is already zero
     conf *= max(0.0, min(1.0, (0.65 - covered) / 0.3))
-    return _Match(code, back, rot, conf, covered, s1)
+    return _Match(code, back, rot, conf, covered, s1, structure)
 
 
 def _oriented(corners: np.ndarray) -> np.ndarray:
@@ -292,7 +356,45 @@ def _better(a: _Match, b: _Match) -> bool:
     return (a.confidence, -a.error) > (b.confidence, -b.error)
 
 
-def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool) -> tuple[np.ndarray, _Match]:
+def _moved(q: np.ndarray, dx: float, dy: float, turn: float, scale: float) -> np.ndarray:
+    c = q.mean(axis=0)
+    ca, sa = np.cos(turn), np.sin(turn)
+    r = np.array([[ca, -sa], [sa, ca]], np.float32)
+    return (((q - c) @ r.T) * scale + c + np.array([dx, dy], np.float32)).astype(np.float32)
+
+
+def _pose_search(image: np.ndarray, q: np.ndarray, t: _Templates, n_codes: int = 4,
+                 rounds: int = 2) -> np.ndarray:
+    """The quad near q where the likeliest cards' templates fit best (a hypothesis from a pile or
+    a tracker's box is often several pixels off): coordinate search over shift, turn and scale,
+    scored with the few best templates only (cheap), returning the best quad."""
+    score = _scores(_picture(image, q), t)[0]
+    ids: list[int] = []
+    for j in np.argsort(score):
+        i = int(t.ident[int(j)])
+        if i not in ids:
+            ids.append(i)
+            if len(ids) >= n_codes:
+                break
+    sub = _subset(t, np.flatnonzero(np.isin(t.ident, ids)))
+    short = float(np.linalg.norm(q[0] - q[1]))
+    p = np.zeros(4)
+    p[3] = 1.0
+    best = float(_scores(_picture(image, q), sub)[0].min())
+    steps = np.array([0.06 * short, 0.06 * short, np.radians(3.0), 0.04])
+    plan = [(i, k, 1.0) for i in (0, 1, 2, 3, 0, 1) for k in (-2, -1, 1, 2)]
+    plan += [(i, k, 0.5) for i in (0, 1, 2) for k in (-1, 1)][:rounds * 3 * 2 - 6 if rounds > 1 else 0]
+    for i, k, f in plan:
+        cand = p.copy()
+        cand[i] += k * steps[i] * f
+        v = float(_scores(_picture(image, _moved(q, *cand)), sub)[0].min())
+        if v < best:
+            best, p = v, cand
+    return _moved(q, *p)
+
+
+def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
+               search: bool = True) -> tuple[np.ndarray, _Match]:
     """Read the quad as given and as sharpened on the image's edges (a tracker's or a blob's quad
     is a few pixels off); when neither is sure, also the quad grown by the white margin (on a pale
     cloth the outline found may be the colour field's)."""
@@ -310,20 +412,26 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool) ->
         m = _match(rectify(image, g), t)
         if _better(m, best[1]):
             best = (g, m)
+    if best[1].confidence < 0.9 and search:
+        g = _pose_search(image, best[0], t)
+        m = _read_pic(image, g, t)
+        if _better(m, best[1]):
+            best = (g, m)
     return best
 
 
-def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck,
-                 refine: bool = True) -> tuple[Detection, _Match]:
+def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: bool = True,
+                 search: bool = True) -> tuple[Detection, _Match]:
     q = _oriented(np.asarray(corners, dtype=np.float32))
-    q, m = _best_read(image, q, templates(deck), refine)
+    q, m = _best_read(image, q, templates(deck), refine, search)
     code, back, conf = m.code, m.back, m.confidence
     rot = m.rot
     # a real standard deck (built in, or enrolled with standard codes) is also read by its index
     # (a real deck's face can match the wrong one of our renders well: the index decides then);
-    # a card that reads as one of our own renders, surely and closely, needs no second look
+    # a card that fits one of our own renders closely and is read, or that is no card at all
+    # (the templates explain little of it), needs no second look
     if ((deck.kind == "standard" or getattr(deck, "base", None) == "standard") and back is None
-            and (conf < 0.9 or m.error > RENDER_FIT)):
+            and (conf < MIN_CONFIDENCE or m.error > RENDER_FIT) and m.structure >= 0.3):
         from vision.decks.index_reader import read_index
 
         r = read_index(image, q)
@@ -360,28 +468,46 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None) -> lis
     """Every card face and back on the table (top cards of piles, fanned cards, covered cards).
 
     A card-shaped thing that cannot be read is reported with code UNKNOWN (face up, back None).
+    Hypotheses from blobs of overlapping cards are read quickly first; the best read go first,
+    the ones that repeat a card already kept are dropped, and only the promising ones that are
+    not yet sure get the slower search of their exact pose.
     """
     cands = find_candidates(image, card_px)
     out: list[Detection] = []
-    hyps: list[tuple[float, Detection]] = []
-    for c in cands:
-        det, m = _read_region(image, c.corners, deck)
-        if c.single:
-            out.append(det)
-        elif det.code != UNKNOWN or det.back is not None:
-            hyps.append((det.confidence * (1.0 - 0.5 * det.covered), det))
-    # hypotheses from merged blobs: the best-read first; drop the ones that repeat a kept card
-    hyps.sort(key=lambda t: -t[0])
+    hyps: list[tuple[tuple[float, float], np.ndarray, Detection, _Match]] = []
     kept: list[Detection] = []
-    for _, det in hyps:
+    quads: list[np.ndarray] = []
+    sure: list[np.ndarray] = []  # hypotheses read surely at once: the others inside them are skipped
+    for c in cands:
+        if c.single:
+            det, _ = _read_region(image, c.corners, deck)
+            out.append(det)
+            if det.code != UNKNOWN or det.back is not None:
+                quads.append(np.array(det.corners, np.float32))
+            continue
+        if any(_inside(tuple(c.corners.mean(axis=0)), kq) for kq in sure):
+            continue
+        det, m = _read_region(image, c.corners, deck, refine=False, search=False)
+        if det.confidence >= 0.9:
+            q = np.array(det.corners, np.float32)
+            if not any(_inside(tuple(q.mean(axis=0)), kq) or _inside(tuple(kq.mean(axis=0)), q)
+                       for kq in quads):
+                kept.append(det)
+                quads.append(q)
+                sure.append(q)
+            continue
+        hyps.append(((det.confidence * (1.0 - 0.5 * det.covered), -m.error), c.corners, det, m))
+    hyps.sort(key=lambda h: h[0], reverse=True)
+    for _, corners, det, m in hyps:
+        if any(_inside(tuple(np.array(det.corners, np.float32).mean(axis=0)), kq) for kq in quads):
+            continue
+        if det.confidence < 0.9 and m.error < 0.045 and m.covered < 0.7 and m.structure > -0.5:
+            det, m = _read_region(image, corners, deck, refine=False, search=True)
+        if det.code == UNKNOWN and det.back is None:
+            continue
         q = np.array(det.corners, np.float32)
-        c = tuple(q.mean(axis=0))
-        dup = False
-        for k in kept:
-            kq = np.array(k.corners, np.float32)
-            if _inside(c, kq) or _inside(tuple(kq.mean(axis=0)), q):
-                dup = True
-                break
-        if not dup:
-            kept.append(det)
+        if any(_inside(tuple(q.mean(axis=0)), kq) or _inside(tuple(kq.mean(axis=0)), q) for kq in quads):
+            continue
+        kept.append(det)
+        quads.append(q)
     return out + kept

@@ -8,10 +8,13 @@ the picture's border) and the rest. A changed region that no arm touches and tha
 for `settle` frames is read again at full resolution (identify_region on that card only), the
 table model is updated and the reference picture is refreshed there.
 
-Times: a card's rest time is the capture time of the first frame after its last motion, found
-from a short history of per-frame motion masks with the arms' pixels (and the pixels they just
-left) taken out. Seats: a card that was seen in a seat zone before carries that zone (from_zone)
-and seat; otherwise the seat whose table edge the arm that touched it came from.
+Times: a card's rest time is the capture time of the first frame in which it lay as it lies
+now. A short history of half-width grey pictures is kept; going back from the frame that
+settled it, each picture is compared with the current one over the card's footprint: broad
+changes (hands, shadows) are left out, thin changes on the card's edges and print (both darker
+and brighter) mean it was still sliding. Frames in which a hand hides most of it are skipped.
+Seats: a card that was seen in a seat zone before carries that zone (from_zone) and seat;
+otherwise the seat of the arm whose blob covered it most in the frames up to its rest.
 """
 
 from __future__ import annotations
@@ -59,7 +62,7 @@ def _default_readers(deck) -> tuple[Callable, Callable]:
     return identify_region, identify
 
 
-@dataclass
+@dataclass(eq=False)  # model cards are told apart by identity (the same code may lie twice)
 class _Known:
     """A card of the table model."""
 
@@ -117,6 +120,7 @@ class Tracker:
         self._left: dict[str, str] = {}
         self._foot_n = 0
         self._noise = 0.0
+        self._edges = np.zeros((1, 1), bool)
         self._k3 = np.ones((3, 3), np.uint8)
         self._k5 = np.ones((5, 5), np.uint8)
         self.stats = {"frames": 0, "fast": 0, "reads": 0}
@@ -203,11 +207,9 @@ class Tracker:
         arm_ids = np.unique(labels[self._outside & fg])
         arm_ids = arm_ids[arm_ids > 0]
         arm = np.isin(labels, arm_ids) if len(arm_ids) else np.zeros_like(fg)
-        # skin, sleeves and shadows of arms; not the white card stock they carry
+        # skin and coloured sleeves of arms; not the cards they carry nor shadows on white cards
         hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-        whiteish = (hsv[..., 2] > 150) & (hsv[..., 1] < 60)
-        hand = arm & ~whiteish
-        skin = arm & (hsv[..., 1] >= 50)  # skin and coloured sleeves, not shadows on cards
+        skin = arm & (hsv[..., 1] >= 50)
         seats = self._arm_seats(labels, arm_ids)
         if seats != self._hand_seats:
             self._hand_seats = seats
@@ -334,7 +336,34 @@ class Tracker:
             c = pts.mean(axis=0)
             quads.append(self.cal.to_image(pts))
             quads.extend(self._fit_card(frame.image, float(c[0]), float(c[1])))
+            # a card laid on a pile or a seat spot lies close to the old top card or the spot:
+            # fit there too (the difference's outline misleads when two cards overlap)
+            for px, py in self._anchors(reg, float(c[0]), float(c[1])):
+                fit = self._fit_card(frame.image, px, py)
+                quads.extend([fit[0], fit[0], fit[1]])
         return quads
+
+    def _anchors(self, reg: np.ndarray, cx: float, cy: float) -> list[tuple[float, float]]:
+        """Table points (mm) near (cx, cy) where a new card may lie: model cards the changed
+        region touches, and the layout spot there."""
+        out: list[tuple[float, float]] = []
+        sw, sh = self.size
+        for kn in self.model:
+            if math.hypot(kn.x - cx, kn.y - cy) > 45:
+                continue
+            m = np.zeros((sh, sw), np.uint8)
+            cv2.fillConvexPoly(m, np.round(kn.quad * self.f).astype(np.int32), 1)
+            if (m.astype(bool) & reg).any():
+                out.append((kn.x, kn.y))
+        for box in self.layout.spots.values():
+            if box.contains(cx, cy) or math.hypot(box.cx - cx, box.cy - cy) < 30:
+                out.append((box.cx, box.cy))
+        keep: list[tuple[float, float]] = []
+        for p in out:
+            if all(math.hypot(p[0] - q[0], p[1] - q[1]) > 6 for q in keep) and \
+                    math.hypot(p[0] - cx, p[1] - cy) > 4:
+                keep.append(p)
+        return keep[:3]
 
     def _fit_card(self, image: np.ndarray, cx: float, cy: float) -> list[np.ndarray]:
         """Card rectangles (table mm) whose outline best follows the picture's edges near (cx, cy).
@@ -465,11 +494,21 @@ class Tracker:
         valid = foot & ~blob
         nv = int(valid.sum())
         if nv < 0.3 * self._foot_n:
-            # mostly a broad change: a hand over it, or the card not yet there
+            # mostly a broad change: a shadow (the card's own pattern still shows, only darker),
+            # a hand over it, or the card not yet there
+            fa, fb = a[foot].astype(np.float32), b[foot].astype(np.float32)
+            fa -= fa.mean()
+            fb -= fb.mean()
+            ncc = float((fa * fb).sum() / (np.sqrt((fa * fa).sum() * (fb * fb).sum()) + 1e-6))
+            if self.debug:
+                print("   ncc", round(ncc, 3))
+            if ncc > 0.8:
+                return False
             if hand is not None and np.count_nonzero(hand & foot) >= 0.3 * self._foot_n:
                 return None
             return True
-        thin = big.astype(bool) & valid
+        # only where the resting card shows an edge: a small slide changes pixels there
+        thin = big.astype(bool) & valid & self._edges
         up = int(np.count_nonzero(thin & (a > b)))
         dn = int(np.count_nonzero(thin & (a < b)))
         if self.debug:
@@ -485,6 +524,11 @@ class Tracker:
         if not hist or self._mid_now is None:
             return k_now
         now = self._mid_now[box]
+        gx = cv2.Sobel(now, cv2.CV_16S, 1, 0)
+        gy = cv2.Sobel(now, cv2.CV_16S, 0, 1)
+        grad = (np.abs(gx) + np.abs(gy)) / 4  # grey levels a pixel, about
+        self._edges = cv2.dilate((grad > max(self.rest_threshold, 4.0 * self._noise))
+                                 .astype(np.uint8), self._k3).astype(bool)
         first = k_now
         unknown_since: int | None = None
         for k, grey, hand, _arms, _fg in reversed(hist):
@@ -561,7 +605,7 @@ class Tracker:
                 d = self._read(img, q, self.deck)
                 if self.debug:
                     print("read", k, d.code, d.face_up, round(d.confidence, 3), q.round(1).tolist())
-                if d.code == UNKNOWN and d.back is None:
+                if d.code == UNKNOWN and (d.back is None or d.face_up):
                     continue
                 if d.confidence < self.min_conf:
                     continue
@@ -629,7 +673,7 @@ class Tracker:
                     o.top = False
             self.model.append(kn)
             zone_seat = self.layout.seat_of_zone(kn.zone)
-            if zone_seat is not None and from_zone is None:
+            if zone_seat is not None and from_zone is None and kn.face_up and kn.code != UNKNOWN:
                 out.append(RevealObs(kn.code, kn.x, kn.y, kn.zone, zone_seat, t_rest))
             else:
                 out.append(CardRestObs(kn.code, kn.x, kn.y, kn.angle, kn.zone, t_rest, seat,

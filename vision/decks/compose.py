@@ -196,9 +196,10 @@ def table_scene(deck: Deck, rng: np.random.Generator, *, width: int = 1920, heig
                   (-300.0, target.y_mm)][edge]
         hx = target.x_mm + rng.uniform(-60, 60)
         hy = target.y_mm + rng.uniform(-60, 60)
+        sleeve = rng.integers(20, 200, 3)
         hand_list.append(HandPose((sx, sy), (hx, hy), SKIN_TONES[int(rng.integers(len(SKIN_TONES)))],
-                                  tuple(int(v) for v in rng.integers(20, 200, 3)),
+                                  (int(sleeve[0]), int(sleeve[1]), int(sleeve[2])),
                                   width_mm=float(rng.uniform(65, 85)), height_mm=float(rng.uniform(20, 120)),
                                   spread=float(rng.uniform(0, 1))))
-    r = Renderer(cam, look, TABLE_W_MM, TABLE_H_MM, rng)
-    return r.render(poses, hand_list, rng)
+    renderer = Renderer(cam, look, TABLE_W_MM, TABLE_H_MM, rng)
+    return renderer.render(poses, hand_list, rng)

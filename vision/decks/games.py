@@ -17,6 +17,17 @@ BLACK = (20, 20, 20)
 SIX_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 
 
+BACK_SHAPES = {"red": "circle", "blue": "square", "green": "triangle", "yellow": "star",
+               "purple": "diamond", "orange": "hexagon"}
+
+
+def game_back(c: Canvas, colour: str) -> None:
+    """The shared back with a white shape in its middle that differs per back colour, so that two
+    backs differ in shape as well as in hue (hues shift under warm or dim light)."""
+    patterned_back(c, colour)
+    shape(c, BACK_SHAPES.get(colour, "circle"), W / 2, H / 2, 8.0, WHITE)
+
+
 def _num(c: Canvas, cx: float, cy: float, label: str, h: float, fill, max_w: float | None = None) -> None:
     c.text(cx, cy, label, h, fill, underline=label in ("6", "9"), max_w_mm=max_w)
 
@@ -58,7 +69,7 @@ def _wackee_face(c: Canvas, code: str) -> None:
 
 def make_wackee_six() -> Deck:
     counts = {"WILD": 2}
-    return Deck("wackee-six", WS_CODES, SIX_COLOURS, _wackee_face, patterned_back, counts=counts,
+    return Deck("wackee-six", WS_CODES, SIX_COLOURS, _wackee_face, game_back, counts=counts,
                 title="Wackee Six")
 
 
@@ -98,7 +109,7 @@ def _slap_face(c: Canvas, code: str) -> None:
     field, ink = (col, WHITE) if face else (WHITE, col)
     c.rect(3, 3, W - 3, H - 3, fill=field)
     if not face:
-        c.rect(3, 3, W - 3, H - 3, fill=None, outline=col, width_mm=2.0)
+        c.rect(3, 3, W - 3, H - 3, fill=None, outline=col, width_mm=2.6)
     # index: position number, the pattern's shape, W or F
     _num(c, 9.5, 10.0, str(q), 9.0, ink)
     shape(c, shp, 9.5, 21.0, 3.6, ink)
@@ -113,7 +124,12 @@ def _slap_face(c: Canvas, code: str) -> None:
             shape(c, shp, x + cell / 2, y + cell / 2, 4.8, field)
         else:
             c.rect(x + 0.5, y + 0.5, x + cell - 0.5, y + cell - 0.5, fill=None, outline=ink, width_mm=0.6)
-    c.text(W / 2, 64.0, "FACE +2" if face else "WACKY +1", 4.5, ink, max_w_mm=26)
+    c.text(W / 2, 62.0, "FACE +2" if face else "WACKY +1", 4.5, ink, max_w_mm=26)
+    # the position again as a row of dots: a count reads the same with the card turned round
+    # (the 2 x 2 pattern of a turned card shows another cell filled)
+    step = 6.5
+    for i in range(q):
+        c.ellipse(W / 2 - (q - 1) * step / 2 + i * step - 4.0, 72.0, 2.3, 2.3, fill=ink)
     if face:  # a smiling face: the face cards are the ones worth two
         c.ellipse(W / 2, 16.0, 7, 7, fill=WHITE)
         c.ellipse(W / 2 - 2.4, 14.5, 1.0, 1.0, fill=BLACK)
@@ -125,7 +141,7 @@ def _slap_face(c: Canvas, code: str) -> None:
 def make_slap_wacky() -> Deck:
     counts = {code: (2 if code.endswith("W") else 1) for code in SW_CODES}
     counts.update({"WILD": 6, "BLOCK": 6})
-    return Deck("slap-wacky", SW_CODES, ("purple",), _slap_face, patterned_back, counts=counts,
+    return Deck("slap-wacky", SW_CODES, ("purple",), _slap_face, game_back, counts=counts,
                 title="Slap Wacky")
 
 
@@ -169,7 +185,7 @@ def _wig_face(c: Canvas, code: str) -> None:
 
 
 def make_wig_out() -> Deck:
-    return Deck("wig-out", WIG_CODES, ("orange",), _wig_face, patterned_back,
+    return Deck("wig-out", WIG_CODES, ("orange",), _wig_face, game_back,
                 counts={k: 5 for k in WIG_CODES}, title="Wig Out")
 
 
@@ -183,29 +199,32 @@ BORDER = (110, 40, 150)
 def _spite_face(c: Canvas, code: str) -> None:
     bordered = code.endswith("B")
     v = code[:-1] if bordered else code
-    if bordered:
-        c.rect(3, 3, W - 3, H - 3, fill=BORDER, radius=2.5)
-        c.rect(7, 7, W - 7, H - 7, fill=WHITE, radius=2)
+    if bordered:  # the bordered set: a solid purple field, told from the plain set at a glance
+        c.rect(3, 3, W - 3, H - 3, fill=BORDER)
     if v == "WILD":
+        if bordered:
+            c.ellipse(W / 2, H / 2 - 3, 22, 22, fill=WHITE)
         c.polygon(star(W / 2, H / 2 - 3, 19), rgb("orange"))
+        c.rect(W / 2 - 16, 58, W / 2 + 16, 66, fill=WHITE, radius=2)
         c.text(W / 2, 62, "SPITE", 6.0, BLACK, max_w_mm=30)
         label, ink = "W", BLACK
     else:
         n = int(v)
         ink = rgb(_SM_INK[(n - 1) % 4])
-        c.ellipse(W / 2, H / 2, 20, 20, fill=lighten(ink, 0.82))
+        c.ellipse(W / 2, H / 2, 20, 20, fill=WHITE if bordered else lighten(ink, 0.82))
         _num(c, W / 2, H / 2, v, 20, ink, max_w=34)
         label = v
-    off = 4 if bordered else 0
-    _num(c, 9.2 + off, 10.0 + off, label, 8.0, ink, max_w=10.5)
-    c.paste_rotated_copy_of_corner(16.0 + off, 18.0 + off)
+    if bordered:
+        c.rect(3, 3, 16.0, 18.0, fill=WHITE)
+    _num(c, 9.2, 10.0, label, 8.0, ink, max_w=10.5)
+    c.paste_rotated_copy_of_corner(16.0, 18.0)
     white_margin(c)
 
 
 def make_spite_and_malice() -> Deck:
     counts = {k: 4 for k in SM_CODES}
     counts.update({"WILD": 3, "WILDB": 3})
-    return Deck("spite-and-malice", SM_CODES, ("blue",), _spite_face, patterned_back, counts=counts,
+    return Deck("spite-and-malice", SM_CODES, ("blue",), _spite_face, game_back, counts=counts,
                 title="Spite and Malice")
 
 
@@ -218,22 +237,34 @@ WK_CODES = WK_BLOCKS + ("PASS", "REV", "XX-DRAW", "XX-REV")
 
 def _block(c: Canvas, cx: float, cy: float, colour: str, size: str) -> None:
     """One block seen from above: filled square, colour by name, 'X' colour = striped."""
-    sizes = (("S", "M", "L") if size == "X" else (size,))
-    for s in reversed(sizes):
-        e = WK_SIZES[s]
-        if colour == "X":
-            k = e / 3
-            for i, name in enumerate(("red", "green", "blue")):
-                c.rect(cx - e / 2 + i * k, cy - e / 2, cx - e / 2 + (i + 1) * k, cy + e / 2, fill=rgb(name))
-        else:
-            c.rect(cx - e / 2, cy - e / 2, cx + e / 2, cy + e / 2, fill=rgb(WK_COLOURS[colour]))
-        c.rect(cx - e / 2, cy - e / 2, cx + e / 2, cy + e / 2, fill=None, outline=BLACK, width_mm=0.7)
+    if size == "X":  # any size: the three sizes side by side, bottoms aligned
+        gap = 2.5
+        total = sum(WK_SIZES.values()) + 2 * gap
+        x = cx - total / 2
+        base = cy + WK_SIZES["L"] / 2
+        for s in ("S", "M", "L"):
+            e = WK_SIZES[s]
+            _square(c, x + e / 2, base - e / 2, e, colour)
+            x += e + gap
+        return
+    _square(c, cx, cy, WK_SIZES[size], colour)
+
+
+def _square(c: Canvas, cx: float, cy: float, e: float, colour: str) -> None:
+    """One block of edge e: filled square, colour by name, 'X' colour = striped."""
+    if colour == "X":
+        k = e / 3
+        for i, name in enumerate(("red", "green", "blue")):
+            c.rect(cx - e / 2 + i * k, cy - e / 2, cx - e / 2 + (i + 1) * k, cy + e / 2, fill=rgb(name))
+    else:
+        c.rect(cx - e / 2, cy - e / 2, cx + e / 2, cy + e / 2, fill=rgb(WK_COLOURS[colour]))
+    c.rect(cx - e / 2, cy - e / 2, cx + e / 2, cy + e / 2, fill=None, outline=BLACK, width_mm=0.7)
 
 
 def _wonky_face(c: Canvas, code: str) -> None:
     if code in WK_BLOCKS:
         colour, size = code[0], code[1]
-        tint = (235, 235, 235) if colour == "X" else lighten(rgb(WK_COLOURS[colour]), 0.75)
+        tint = (225, 225, 225) if colour == "X" else lighten(rgb(WK_COLOURS[colour]), 0.5)
         c.rect(3, 22, W - 3, 66, fill=tint)
         _block(c, W / 2, 44.45, colour, size)
         label = code.replace("X", "*")
@@ -256,7 +287,7 @@ def _wonky_face(c: Canvas, code: str) -> None:
         arrows_reverse(c, W / 2, H / 2, 11, BLACK)
         short = "R"
     else:
-        c.rect(10, 22, W - 10, 48, fill=WHITE, radius=2)
+        c.rect(6, 22, W - 6, 48, fill=WHITE, radius=2)
         _block(c, W / 2, 35, "X", "X")
         c.ellipse(W / 2, 64, 12, 12, fill=WHITE)
         if code == "XX-DRAW":
@@ -275,5 +306,5 @@ def _wonky_face(c: Canvas, code: str) -> None:
 def make_wonky() -> Deck:
     counts = {k: 3 for k in WK_BLOCKS}
     counts.update({"XX": 1, "PASS": 2, "REV": 2, "XX-DRAW": 2, "XX-REV": 2})
-    return Deck("wonky", WK_CODES, ("green",), _wonky_face, patterned_back, counts=counts,
+    return Deck("wonky", WK_CODES, ("green",), _wonky_face, game_back, counts=counts,
                 title="Wonky")
