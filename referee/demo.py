@@ -38,7 +38,8 @@ SEAT_NAMES = ["Ann", "Ben", "Cleo", "Dev", "Eli", "Fay"]
 COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"]
 VISION_KINDS = (CardPlaced, CardRevealed, CardTakenBack)
 PAD_PINS = [17, 27, 22, 23, 5, 6]
-HAND_SPEED_MM_S = 1400.0  # vision/sim_table.py's arm speed: used to time the arm's start
+HAND_SPEED_MM_S = 1400.0
+MAX_LAG_S = 0.15  # frames older than this when their turn comes are dropped, as a camera would  # vision/sim_table.py's arm speed: used to time the arm's start
 
 
 class DemoClock:
@@ -216,6 +217,7 @@ class Demo:
         self.on_frame = on_frame
         self.stop_event = threading.Event()
         self.frames = 0
+        self.dropped = 0
         self._mock: Any = None
         self._pads: Any = None
 
@@ -328,6 +330,9 @@ class Demo:
             if not self.clock.sleep_until(frame.t, self.stop_event):
                 return
             pending = self._dispatch(pending, frame.t)
+            if self.clock() - frame.t > MAX_LAG_S:
+                self.dropped += 1  # behind: a camera would hand over only its newest frame
+                continue
             loop.process(frame)
             self.frames += 1
             if self.on_frame is not None:

@@ -364,6 +364,7 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
     singles: list[tuple[np.ndarray, int]] = []
     merged: list[tuple[np.ndarray, int]] = []
     sizes: list[tuple[float, float]] = []
+    clean: dict[int, np.ndarray] = {}  # blobs that are one clean quadrilateral (index: quad)
     for k, cnt in enumerate(contours):
         area = cv2.contourArea(cnt)
         if area < min_area:
@@ -379,6 +380,7 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
                 singles.append((quad, k))
                 sizes.append((s, lg))
                 continue
+            clean[k] = quad  # one clean quad of odd proportions: a card under strong perspective?
         merged.append((cnt, k))
     # a "single" much larger than the typical card is two cards lying almost on each other
     if len(sizes) >= 3 or card_px:
@@ -388,6 +390,7 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
         for (quad, k), (s_, l_) in zip(singles, sizes, strict=True):
             if l_ > 1.12 * ref_l or s_ > 1.12 * ref_l * ASPECT:
                 merged.append((contours[k], k))
+                clean[k] = quad
             else:
                 keep_s.append((quad, k))
                 keep_z.append((s_, l_))
@@ -426,6 +429,9 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
             x, y, bw, bh = cv2.boundingRect(cnt)
             if area > 40 * l_ * l_ * ASPECT or l_ < 8:
                 continue  # not a group of cards (a table edge)
+            if k in clean:  # the blob's own outline may be one card seen under strong perspective
+                fq = clean[k] / f
+                out.append(Candidate(order_clockwise(refine_quad(image, fq, cloth) if refine else fq), False, k))
             for sc in scales:
                 for quad in _blob_cards(image, cnt, sc * l_ / f, f):
                     out.append(Candidate(quad, False, k))

@@ -18,8 +18,8 @@ The quad is first sharpened on the image's edges (detect.fit_edges); a read that
 retried with the quad grown by the white margin (on a pale cloth the outline found may be the
 colour field's) and then with a small search of the pose scored by the likeliest templates.
 
-For the built-in "standard" deck, cards that do not read surely as one of our own renders (a
-real deck) are also read by their corner index (vision/decks/index_reader.py).
+For the built-in "standard" deck (and decks enrolled with standard codes), every face is also
+read by its corner index (vision/decks/index_reader.py); a sure index read decides.
 
 Incremental use: find_cards(image) gives quads; identify_region(image, corners, deck) reads one
 quad, so a tracker re-reads only the regions that changed.
@@ -47,7 +47,8 @@ GRID = (5, 7)  # cells across, down (8 x 8 px each)
 BLURS = (0.45, 1.3)  # template blur (canonical px): sharp and soft cameras
 MIN_CONFIDENCE = 0.5
 STRUCTURE_MIN = 0.1  # share of the picture's variation the template must explain
-RENDER_FIT = 0.012  # match error below which a card is surely one of our own renders
+INDEX_SURE = 0.9  # a corner index read this sure decides a standard card over the templates
+STRUCTURE_INDEX = -1.0  # below this the templates explain so little that the quad is no card
 COVER_TAU = 0.05  # mean squared residual (0..1 scale) above which a cell counts as covered
 GAIN_SPREAD = (0.85, 1.18)  # allowed white-balance error per channel, relative to the mean gain
 
@@ -426,19 +427,20 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
     q, m = _best_read(image, q, templates(deck), refine, search)
     code, back, conf = m.code, m.back, m.confidence
     rot = m.rot
-    # a real standard deck (built in, or enrolled with standard codes) is also read by its index
-    # (a real deck's face can match the wrong one of our renders well: the index decides then);
-    # a card that fits one of our own renders closely and is read, or that is no card at all
-    # (the templates explain little of it), needs no second look
+    # a standard deck (built in, or enrolled with standard codes) is also read by its corner index,
+    # the way a person reads it: a real deck's face (another font, other pips) can fit the wrong
+    # one of our renders closely, and even our renders' suits (hearts and diamonds, spades and
+    # clubs) differ in few pixels, so an index read surely decides; a card that is no card at all
+    # (the templates explain little of it) needs no second look
     if ((deck.kind == "standard" or getattr(deck, "base", None) == "standard") and back is None
-            and (conf < MIN_CONFIDENCE or m.error > RENDER_FIT) and m.structure >= 0.3):
+            and m.structure >= STRUCTURE_INDEX):
         from vision.decks.index_reader import read_index
 
         r = read_index(image, q)
         if r is not None and r.code in deck.codes:
             if r.code == code:
                 conf = max(conf, r.confidence)
-            elif r.confidence >= MIN_CONFIDENCE:  # the index knows colour and rank for sure
+            elif r.confidence >= INDEX_SURE or (r.confidence >= MIN_CONFIDENCE and r.confidence > conf):
                 code, conf, rot = r.code, r.confidence, r.rot
     q = np.roll(q, -((rot // 90) % 4), axis=0)  # rot: quarter turns to the printed top-left
     face_up = back is None

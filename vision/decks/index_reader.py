@@ -346,7 +346,10 @@ def _read_pips(dark: np.ndarray, red: np.ndarray) -> _Pips:
         cx, cy = (b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2
         return (cx < zw and cy < zh) or (cx > w - zw and cy > h - zh)
 
-    blobs = [b for b in blobs if not in_index(b)]
+    # a blob reaching the edge of the searched area is the cloth or a neighbouring card seen
+    # through a quad a little larger than the card, never a pip or a court picture
+    blobs = [b for b in blobs if not in_index(b) and b.x0 > m and b.y0 > m
+             and b.x1 < w - m - 1 and b.y1 < h - m - 1]
     none = _Pips(None, {s: -1.0 for s in SUITS}, 0.0)
     if not blobs:
         return none
