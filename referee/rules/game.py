@@ -63,6 +63,9 @@ class Game:
         self.over = False
         self.winner: int | None = None
         self.event_index: int | None = None  # set by the match before each hook
+        # Cards ruled illegal or late that the table owes the referee a take-back of:
+        # (place, card) -> how many. Their take_back events are then legal "took back".
+        self.owed_take_backs: dict[tuple[str, str], int] = {}
         self._deadlines: list[tuple[float, int, str]] = []
         self._payloads: dict[str, tuple[float, int, Any]] = {}
         self._dseq = 0
@@ -255,6 +258,24 @@ class Game:
                 points=points,
             )
         return self._verdict(e.t, ILLEGAL, seat, text, reason, None)
+
+    # --- take-backs the referee asked for ----------------------------------------------------
+
+    def owe_take_back(self, place: str, card: str) -> None:
+        key = (place, card)
+        self.owed_take_backs[key] = self.owed_take_backs.get(key, 0) + 1
+
+    def settle_take_back(self, place: str, card: str) -> bool:
+        """True (and one fewer owed) if this card at this place was to be taken back."""
+        key = (place, card)
+        n = self.owed_take_backs.get(key)
+        if not n:
+            return False
+        if n == 1:
+            del self.owed_take_backs[key]
+        else:
+            self.owed_take_backs[key] = n - 1
+        return True
 
     # --- rounds ----------------------------------------------------------------------------
 

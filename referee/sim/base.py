@@ -7,6 +7,7 @@ outside referee/rules and is seeded by the caller.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -36,3 +37,53 @@ class TableSimulator(Protocol):
     def outcome(self) -> SimOutcome:
         """Call after events() is exhausted."""
         ...
+
+
+class SeriesSimulator:
+    """Plumbing shared by simulators of games won outright, played as a series (first to
+    ``games_to_win``): the event list, the intended rulings, the clock, the series and recount.
+    Subclasses set ``n``, ``games_to_win`` and ``rng`` and play one game in ``_game``."""
+
+    TICK = (0.3, 1.4)  # seconds between two actions at the table
+    MAX_GAMES = 60
+    n: int
+    games_to_win: int
+    rng: random.Random
+
+    def __init__(self) -> None:
+        self.out: list[Event] = []
+        self.intended: dict[int, str] = {}
+        self.rounds: list[dict[int, int]] = []
+        self.t = 0.0
+
+    def _emit(self, ev: Event, want: str | None = None) -> None:
+        if want is not None:
+            self.intended[len(self.out)] = want
+        self.out.append(ev)
+
+    def _tick(self, lo: float | None = None, hi: float | None = None) -> float:
+        self.t = round(self.t + self.rng.uniform(lo if lo is not None else self.TICK[0],
+                                                 hi if hi is not None else self.TICK[1]), 3)
+        return self.t
+
+    def _game(self, number: int) -> int | None:
+        """Play one game; return its winner (None: nobody won it)."""
+        raise NotImplementedError
+
+    def events(self) -> Iterator[Event]:
+        wins = {s: 0 for s in range(1, self.n + 1)}
+        games = 0
+        while max(wins.values()) < self.games_to_win and games < self.MAX_GAMES:
+            games += 1
+            winner = self._game(games)
+            if winner is not None:
+                wins[winner] += 1
+                self.rounds.append({s: int(s == winner) for s in wins})
+        yield from self.out
+
+    def outcome(self) -> SimOutcome:
+        totals = {s: 0 for s in range(1, self.n + 1)}
+        for r in self.rounds:
+            for s, p in r.items():
+                totals[s] += p
+        return SimOutcome(totals, list(self.rounds), dict(self.intended))

@@ -11,7 +11,6 @@ before the play they answer (a race inside the grace window).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 from referee.rules.events import (
@@ -19,7 +18,6 @@ from referee.rules.events import (
     CardRevealed,
     CardTakenBack,
     Deal,
-    Event,
     ManualEntry,
     RoundStop,
     TurnEnd,
@@ -27,7 +25,7 @@ from referee.rules.events import (
 from referee.rules.match import MatchHeader
 from referee.rules.places import Place
 
-from .base import SimOutcome
+from .base import SeriesSimulator
 
 WILD = 14
 NO_WILD = (1, 2, 7, 13)
@@ -44,11 +42,12 @@ def _deck(bordered: bool) -> list[str]:
     return cards + [f"WILD{suffix}"] * 3  # 55 cards a set, 110 in all
 
 
-class Simulator:
+class Simulator(SeriesSimulator):
     """``Simulator(header, seed, mistakes=0.08, max_turns=500)``: one whole match."""
 
     def __init__(self, header: MatchHeader, seed: int, mistakes: float = 0.08,
                  max_turns: int = 500, **_: Any) -> None:
+        super().__init__()
         self.header = header
         self.rng = random.Random(seed)
         self.n = len(header.seats)
@@ -57,10 +56,6 @@ class Simulator:
         self.stack_size = int(header.options.get("stack_size", 8))
         self.games_to_win = int(header.options.get("games_to_win", 5))
         self.grace = float(header.options.get("grace_s", 0.15))
-        self.out: list[Event] = []
-        self.intended: dict[int, str] = {}
-        self.rounds: list[dict[int, int]] = []
-        self.t = 0.0
         self.draw: list[str] = []
         self.discard: list[str] = []
         self.stacks: dict[int, list[str]] = {}
@@ -68,35 +63,6 @@ class Simulator:
         self.hands: dict[int, list[str]] = {}
         self.stores: dict[int, list[list[str]]] = {}
         self.piles: dict[int, list[str]] = {}
-
-    # --- output ----------------------------------------------------------------------------
-
-    def _emit(self, ev: Event, want: str | None = None) -> None:
-        if want is not None:
-            self.intended[len(self.out)] = want
-        self.out.append(ev)
-
-    def _tick(self, lo: float = 0.3, hi: float = 1.4) -> float:
-        self.t = round(self.t + self.rng.uniform(lo, hi), 3)
-        return self.t
-
-    def events(self) -> Iterator[Event]:
-        wins = {s: 0 for s in range(1, self.n + 1)}
-        games = 0
-        while max(wins.values()) < self.games_to_win and games < 60:
-            games += 1
-            winner = self._game(games)
-            if winner is not None:
-                wins[winner] += 1
-                self.rounds.append({s: int(s == winner) for s in wins})
-        yield from self.out
-
-    def outcome(self) -> SimOutcome:
-        totals = {s: 0 for s in range(1, self.n + 1)}
-        for r in self.rounds:
-            for s, p in r.items():
-                totals[s] += p
-        return SimOutcome(totals, list(self.rounds), dict(self.intended))
 
     # --- one game --------------------------------------------------------------------------
 

@@ -11,7 +11,6 @@ Clock events that let the buzzer count 1-2-3.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 from referee.rules.events import (
@@ -20,7 +19,6 @@ from referee.rules.events import (
     CardTakenBack,
     Clock,
     Deal,
-    Event,
     ManualEntry,
     RoundStart,
     RoundStop,
@@ -30,7 +28,7 @@ from referee.rules.events import (
 from referee.rules.match import MatchHeader
 from referee.rules.places import Place
 
-from .base import SimOutcome
+from .base import SeriesSimulator
 
 SIZES = ("small", "medium", "large")
 SIZE_LETTERS = "SML"
@@ -47,11 +45,14 @@ def deck_cards(letters: list[str]) -> list[str]:
             + ["XX+DRAW"] * 3 + ["XX+REVERSE"] * 3)
 
 
-class Simulator:
+class Simulator(SeriesSimulator):
     """``Simulator(header, seed, mistakes=0.08, fall=0.16)``: one whole match."""
+
+    TICK = (0.4, 1.8)
 
     def __init__(self, header: MatchHeader, seed: int, mistakes: float = 0.08,
                  fall: float = 0.16, max_turns: int = 400, **_: Any) -> None:
+        super().__init__()
         self.header = header
         self.rng = random.Random(seed)
         self.n = len(header.seats)
@@ -66,44 +67,11 @@ class Simulator:
         self.count_s = float(opts.get("count_s", 1.0))
         self.games_to_win = int(opts.get("games_to_win", 5))
         self.grace = float(opts.get("grace_s", 0.15))
-        self.out: list[Event] = []
-        self.intended: dict[int, str] = {}
-        self.rounds: list[dict[int, int]] = []
-        self.t = 0.0
         self.deck: list[str] = []
         self.discard: list[str] = []
         self.hands: dict[int, list[str]] = {}
         self.tower: list[tuple[int, int]] = []
         self.direction = 1
-
-    # --- output ----------------------------------------------------------------------------
-
-    def _emit(self, ev: Event, want: str | None = None) -> None:
-        if want is not None:
-            self.intended[len(self.out)] = want
-        self.out.append(ev)
-
-    def _tick(self, lo: float = 0.4, hi: float = 1.8) -> float:
-        self.t = round(self.t + self.rng.uniform(lo, hi), 3)
-        return self.t
-
-    def events(self) -> Iterator[Event]:
-        wins = {s: 0 for s in range(1, self.n + 1)}
-        games = 0
-        while max(wins.values()) < self.games_to_win and games < 60:
-            games += 1
-            winner = self._game(games)
-            if winner is not None:
-                wins[winner] += 1
-                self.rounds.append({s: int(s == winner) for s in wins})
-        yield from self.out
-
-    def outcome(self) -> SimOutcome:
-        totals = {s: 0 for s in range(1, self.n + 1)}
-        for r in self.rounds:
-            for s, p in r.items():
-                totals[s] += p
-        return SimOutcome(totals, list(self.rounds), dict(self.intended))
 
     # --- the model -------------------------------------------------------------------------
 

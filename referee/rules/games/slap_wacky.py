@@ -128,7 +128,6 @@ class SlapWacky(Game):
         self.in_play: dict[int, int] = {}  # pattern -> active group number
         self.completed: dict[int, list[Group]] = {}  # seat -> groups it completed, in order
         self.won: dict[int, int] = {s: 0 for s in self.seat_numbers}
-        self.to_take_back: dict[tuple[str, str], int] = {}
         self.pending_press: dict[str, tuple[int, float, int | None]] = {}
         self.draw_pile: int | None = None
         self.wins: dict[int, int] = {s: 0 for s in self.seat_numbers}
@@ -146,7 +145,7 @@ class SlapWacky(Game):
         self.in_play = {}
         self.completed = {}
         self.won = {s: 0 for s in self.seat_numbers}
-        self.to_take_back = {}
+        self.owed_take_backs = {}
         self.pending_press = {}
         self.cancel_all()
 
@@ -391,13 +390,11 @@ class SlapWacky(Game):
         return [self.legal(e, e.seat, "draws a card")]
 
     def _illegal(self, e: CardPlaced, reason: str, text: str, place: str) -> Verdict:
-        key = (place, e.card)
-        self.to_take_back[key] = self.to_take_back.get(key, 0) + 1
+        self.owe_take_back(place, e.card)
         return self.illegal(e, e.seat, reason, text, card=e.card, place=place)
 
     def _late(self, e: CardPlaced, place: str, why: str) -> Verdict:
-        key = (place, e.card)
-        self.to_take_back[key] = self.to_take_back.get(key, 0) + 1
+        self.owe_take_back(place, e.card)
         return self.late(e, e.seat, f"take back the {card_name(e.card)}: {why}",
                          card=e.card, place=place)
 
@@ -408,13 +405,7 @@ class SlapWacky(Game):
         if seat is not None and seat not in self._seats:
             return [self.ignored(e, seat, "is not a seat at this table")]
         place = str(e.at)
-        key = (place, e.card)
-        n = self.to_take_back.get(key)
-        if n:
-            if n == 1:
-                del self.to_take_back[key]
-            else:
-                self.to_take_back[key] = n - 1
+        if self.settle_take_back(place, e.card):
             return [self.legal(e, seat, f"took back the {card_name(e.card)}", card=e.card,
                                place=place)]
         if e.at.area != "pattern":
@@ -497,8 +488,7 @@ class SlapWacky(Game):
         code = g.stacks[pos - 1].pop()[0]
         g.owner, g.complete_t, g.last_block = owner, ctime, None
         place = f"pattern:{g.number}:{pos}"
-        key = (place, code)
-        self.to_take_back[key] = self.to_take_back.get(key, 0) + 1
+        self.owe_take_back(place, code)
         v = self.late(e, bseat, f"take back the BLOCK: {self.who(e.seat)} slapped pattern "
                       f"{g.pattern} first", card=code, place=place)
         return v

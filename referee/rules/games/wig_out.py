@@ -65,7 +65,6 @@ class WigOut(Game):
         self.waiting: dict[int, tuple[int | None, int, float, int | None, str]] = {}
         self.hands: dict[int, int | None] = {s: None for s in self.seat_numbers}
         self.draw_pile: int | None = None
-        self.to_take_back: dict[tuple[str, str], int] = {}
         self.call: tuple[int, float, int | None] | None = None  # (seat, t, event index)
         self.call_state = ""  # "checking", "confirm" (asks the table), "" (none)
         self.stop_t: float | None = None  # play stopped at: cards later than this + grace are late
@@ -80,7 +79,7 @@ class WigOut(Game):
         self.waiting = {}
         self.hands = {s: None for s in self.seat_numbers}
         self.draw_pile = None
-        self.to_take_back = {}
+        self.owed_take_backs = {}
         self.call = None
         self.call_state = ""
         self.stop_t = None
@@ -326,8 +325,7 @@ class WigOut(Game):
             return []
         seat, _ch, ft, index, code = first
         place = f"pile:{n}"
-        key = (place, code)
-        self.to_take_back[key] = self.to_take_back.get(key, 0) + 1
+        self.owe_take_back(place, code)
         return [self._about(index, ft, "illegal", seat, f"take back the {code}: a new pile needs "
                             "two or more matching cards", code=code, place=place,
                             reason="pile-needs-two")]
@@ -363,13 +361,11 @@ class WigOut(Game):
         return []
 
     def _illegal(self, e: CardPlaced, reason: str, text: str, place: str) -> Verdict:
-        key = (place, e.card)
-        self.to_take_back[key] = self.to_take_back.get(key, 0) + 1
+        self.owe_take_back(place, e.card)
         return self.illegal(e, e.seat, reason, text, card=e.card, place=place)
 
     def _late(self, e: CardPlaced, place: str) -> Verdict:
-        key = (place, e.card)
-        self.to_take_back[key] = self.to_take_back.get(key, 0) + 1
+        self.owe_take_back(place, e.card)
         return self.late(e, e.seat, f"take back the {e.card}: play had stopped", card=e.card,
                          place=place)
 
@@ -378,13 +374,7 @@ class WigOut(Game):
         if seat is not None and seat not in self._seats:
             return [self.ignored(e, seat, "is not a seat at this table")]
         place = str(e.at)
-        key = (place, e.card)
-        n = self.to_take_back.get(key)
-        if n:
-            if n == 1:
-                del self.to_take_back[key]
-            else:
-                self.to_take_back[key] = n - 1
+        if self.settle_take_back(place, e.card):
             return [self.legal(e, seat, f"took back the {e.card}", card=e.card, place=place)]
         if e.at.area == "pile" and e.at.index is not None and self.playing:
             pile = self.piles.get(e.at.index)
