@@ -250,6 +250,10 @@ class Demo:
         self._open_pads()
         match_no = 0
         end = None if duration is None else self.clock() + duration
+        if duration is not None:  # stop mid-round when the time is up
+            timer = threading.Timer(duration / self.speed, self.stop_event.set)
+            timer.daemon = True
+            timer.start()
         while not self.stop_event.is_set() and (end is None or self.clock() < end):
             self.play_match(self.seed + match_no, end)
             match_no += 1
