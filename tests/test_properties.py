@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from referee.rules import LogError, Match, MatchHeader, Seat, Verdict, event_from_dict, game_names
 from referee.rules.errors import RefereeError
-from referee.rules.log import read_log_stream
+from referee.rules.log import iter_events, parse_events, read_log_stream
 
 CARDS = [
     # standard deck and every game's codes, plus junk
@@ -152,3 +152,23 @@ def test_no_log_line_crashes_the_reader(lines: list[str]) -> None:
         assert "line " in str(err)
     except RefereeError:
         raise AssertionError("log errors must be LogError naming the line") from None
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(st.one_of(
+    st.text(max_size=30),
+    event_dicts().map(lambda d: json.dumps({"t": 1.0, **d})),
+), max_size=6), final_newline=st.booleans())
+def test_the_fast_whole_file_reader_agrees_with_the_line_reader(lines: list[str],
+                                                                final_newline: bool) -> None:
+    text = "\n".join(lines) + ("\n" if final_newline else "")
+
+    def outcome(read: Any) -> Any:
+        try:
+            return [e.to_dict() for e in read()]
+        except LogError as err:
+            return str(err)
+
+    slow = outcome(lambda: list(iter_events(io.StringIO(text))))
+    fast = outcome(lambda: parse_events(text))
+    assert fast == slow

@@ -270,3 +270,10 @@ def test_a_bad_correction_is_ignored_with_a_reason(echo: MatchHeader) -> None:
     m = Match(echo)
     out = m.apply(ManualEntry(1.0, "void", None, {"event": 5}))
     assert out[0].ruling == "ignored" and "earlier event" in out[0].text
+
+
+def test_an_amend_without_a_replacement_object_is_ignored(echo: MatchHeader) -> None:
+    m = Match(echo)
+    m.apply(card(1.0, 1, "A"))
+    out = m.apply(ManualEntry(2.0, "amend", None, {"event": 0, "with": 1}))
+    assert out[0].ruling == "ignored" and "value.with" in out[0].text

@@ -167,8 +167,12 @@ class Match:
             self._amended[target] = None
             what = f"event {target} ({original.kind}) struck out"
         elif entry.action == "amend":
+            replacement_dict = value.get("with")
+            if not isinstance(replacement_dict, dict):
+                return [g.ignored(entry, entry.seat, "amend needs value.with, the corrected "
+                                                     "event as an object")]
             try:
-                replacement = event_from_dict({"t": original.t, **(value.get("with") or {})})
+                replacement = event_from_dict({**replacement_dict, "t": original.t})
             except EventError as err:
                 return [g.ignored(entry, entry.seat, f"amend: {err}")]
             self._amended[target] = replacement
