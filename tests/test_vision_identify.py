@@ -169,3 +169,34 @@ def test_back_colours_are_told_apart() -> None:
     dets = identify(scene.image, deck)
     got = sorted(d.back for d in dets if not d.face_up)
     assert got == sorted(deck.back_colours)
+
+
+def _skewed(cx: float, cy: float, angle: float, long_px: float, shear: float) -> np.ndarray:
+    """A card quad as a strongly tilted camera shows it: a rectangle sheared by `shear` (a
+    parallelogram whose corners are far from right angles)."""
+    q = card_quad(0, 0, 0, long_px).astype(np.float32)
+    q[:, 0] += shear * q[:, 1]
+    a = np.radians(angle)
+    r = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
+    return (q @ r.T + np.array([cx, cy], np.float32)).astype(np.float32)
+
+
+def test_cards_seen_in_strong_perspective_are_read_with_their_own_outline() -> None:
+    """Under a tilted camera a card's outline is no rectangle: the quad found must follow the
+    card's own corners (not the best-fitting rectangle), and a card whose outline looks square or
+    larger than its neighbours is still one card."""
+    deck = get_deck("wackee-six")
+    rng = np.random.default_rng(5)
+    comp = Composer(1100, 500, cloth=(40, 50, 70), rng=rng)
+    cards = [("R9", _skewed(180, 250, 20, 200, 0.45)), ("B3", _skewed(520, 250, -35, 230, 0.55)),
+             ("G7", _skewed(880, 250, 70, 260, 0.5))]
+    for code, q in cards:
+        comp.add_card(deck, code, q)
+    scene = comp.finish(blur=0.7, noise=2.0, jpeg=90)
+    dets = identify(scene.image, deck)
+    assert _codes(dets) == sorted(c for c, _ in cards)
+    for code, q in cards:
+        d = next(d for d in dets if d.code == code)
+        got = np.array(d.corners, np.float32)
+        err = max(float(np.linalg.norm(got - corner, axis=1).min()) for corner in q)
+        assert err < 0.06 * 200, f"{code}: a corner is {err:.1f} px from the card's"

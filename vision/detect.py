@@ -178,6 +178,20 @@ def refine_quad(image: np.ndarray, quad: np.ndarray, cloth: Cloth) -> np.ndarray
     return np.array(out, np.float32) + np.array([x0, y0], np.float32)
 
 
+MAX_SKEW_DEG = 6.0  # a quad whose corners are further than this from right angles is in perspective
+
+
+def _skew(quad: np.ndarray) -> float:
+    """The largest departure of a quad's corner angles from 90 degrees (perspective, in degrees)."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    worst = 0.0
+    for i in range(4):
+        a, b = q[i - 1] - q[i], q[(i + 1) % 4] - q[i]
+        cos = float(np.dot(a, b) / max(float(np.linalg.norm(a) * np.linalg.norm(b)), 1e-6))
+        worst = max(worst, abs(90.0 - float(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))))))
+    return worst
+
+
 def _card_like(quad: np.ndarray) -> tuple[bool, float, float]:
     """Is this quad card-shaped? Returns (ok, short side, long side)."""
     d = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
@@ -396,11 +410,14 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
                 keep_z.append((s_, l_))
         singles, sizes = keep_s, keep_z
     out = []
+    skews: list[float] = []  # how far the clean single cards are from rectangles (perspective)
     for i, (q, k) in enumerate(singles):
         fq = q / f
         if refine:
             fq = refine_quad(image, fq, cloth)
-            fq, _ = fit_edges(EdgeMap.around(image, fq, 0.45), fq, grow=True)
+            skews.append(_skew(fq))
+            if skews[-1] < MAX_SKEW_DEG:  # fit_edges fits rectangles: not a card seen in perspective
+                fq, _ = fit_edges(EdgeMap.around(image, fq, 0.45), fq, grow=True)
             fq = order_clockwise(fq)
             d = np.linalg.norm(fq - np.roll(fq, -1, axis=0), axis=1)
             sizes[i] = (float(min(d[0] + d[2], d[1] + d[3]) / 2 * f), float(max(d[0] + d[2], d[1] + d[3]) / 2 * f))
@@ -429,12 +446,18 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
             x, y, bw, bh = cv2.boundingRect(cnt)
             if area > 40 * l_ * l_ * ASPECT or l_ < 8:
                 continue  # not a group of cards (a table edge)
-            if k in clean:  # the blob's own outline may be one card seen under strong perspective
-                fq = clean[k] / f
-                out.append(Candidate(order_clockwise(refine_quad(image, fq, cloth) if refine else fq), False, k))
             for sc in scales:
                 for quad in _blob_cards(image, cnt, sc * l_ / f, f):
                     out.append(Candidate(quad, False, k))
+            if k in clean:  # the blob's own outline may be one card seen under strong perspective
+                # (last: a card-sized hypothesis that reads surely inside it goes first)
+                # (only when the camera shows perspective, as the single cards tell, and the quad
+                # itself does: otherwise a blob larger than a card is more likely two cards lying
+                # almost on each other)
+                fq = order_clockwise(refine_quad(image, clean[k] / f, cloth) if refine else clean[k] / f)
+                tilted = float(np.median(skews)) >= MAX_SKEW_DEG if skews else _skew(fq) >= 2 * MAX_SKEW_DEG
+                if tilted and _skew(fq) >= MAX_SKEW_DEG:
+                    out.append(Candidate(fq, False, k))
     return out
 
 

@@ -47,8 +47,8 @@ GRID = (5, 7)  # cells across, down (8 x 8 px each)
 BLURS = (0.45, 1.3)  # template blur (canonical px): sharp and soft cameras
 MIN_CONFIDENCE = 0.5
 STRUCTURE_MIN = 0.1  # share of the picture's variation the template must explain
-INDEX_SURE = 0.9  # a corner index read this sure decides a standard card over the templates
-STRUCTURE_INDEX = -1.0  # below this the templates explain so little that the quad is no card
+INDEX_SURE = 0.95  # an index read this sure (rank and suit confirmed by the pips) decides
+STRUCTURE_INDEX = 0.3  # a less sure index read decides only where the templates see a card
 COVER_TAU = 0.05  # mean squared residual (0..1 scale) above which a cell counts as covered
 GAIN_SPREAD = (0.85, 1.18)  # allowed white-balance error per channel, relative to the mean gain
 
@@ -430,17 +430,17 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
     # a standard deck (built in, or enrolled with standard codes) is also read by its corner index,
     # the way a person reads it: a real deck's face (another font, other pips) can fit the wrong
     # one of our renders closely, and even our renders' suits (hearts and diamonds, spades and
-    # clubs) differ in few pixels, so an index read surely decides; a card that is no card at all
-    # (the templates explain little of it) needs no second look
-    if ((deck.kind == "standard" or getattr(deck, "base", None) == "standard") and back is None
-            and m.structure >= STRUCTURE_INDEX):
+    # clubs) differ in few pixels, so a sure index read (the pips confirm it) decides; a less sure
+    # one only where the template read is less sure still and the templates do see a card there
+    if (deck.kind == "standard" or getattr(deck, "base", None) == "standard") and back is None:
         from vision.decks.index_reader import read_index
 
         r = read_index(image, q)
         if r is not None and r.code in deck.codes:
             if r.code == code:
                 conf = max(conf, r.confidence)
-            elif r.confidence >= INDEX_SURE or (r.confidence >= MIN_CONFIDENCE and r.confidence > conf):
+            elif r.confidence >= INDEX_SURE or (r.confidence >= MIN_CONFIDENCE and r.confidence > conf
+                                                and m.structure >= STRUCTURE_INDEX):
                 code, conf, rot = r.code, r.confidence, r.rot
     q = np.roll(q, -((rot // 90) % 4), axis=0)  # rot: quarter turns to the printed top-left
     face_up = back is None
