@@ -109,7 +109,7 @@ def _hershey_glyphs(text: str) -> list[np.ndarray]:
 def _tight_ten(ones: list[np.ndarray], zeros: list[np.ndarray]) -> list[np.ndarray]:
     """'10' set tight (many decks squeeze the two digits together)."""
     out = []
-    for a, b in zip(ones, zeros):
+    for a, b in zip(ones, zeros, strict=False):
         h = max(a.shape[0], b.shape[0])
         pa = np.zeros((h, a.shape[1]), np.float32)
         pa[h - a.shape[0]:] = a
