@@ -37,7 +37,7 @@ def main() -> None:
     ap.add_argument("--deck", default="standin")
     ap.add_argument("--frames", type=int, default=60)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--out", default="bench/vision_speed.json")
+    ap.add_argument("--out", default="bench-out/vision_speed.json")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     if args.deck == "standin":

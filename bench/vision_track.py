@@ -119,7 +119,7 @@ def main() -> None:
     ap.add_argument("--harsh", action="store_true")
     ap.add_argument("--clean", action="store_true")
     ap.add_argument("--seed", type=int, default=100)
-    ap.add_argument("--out", default="bench/vision_track.json")
+    ap.add_argument("--out", default="bench-out/vision_track.json")
     args = ap.parse_args()
     games = []
     for g in range(args.games):
