@@ -32,7 +32,9 @@ DEAL_COUNTS: dict[str, dict[str, int]] = {
     "wig-out": {"hand": 7},
 }
 
-PILE_RADIUS_MM = 45.0  # a card landing this close to a pile's centre lands on that pile
+PILE_RADIUS_MM = 45.0
+REVEAL_AREAS = frozenset({"waste", "row", "up"})  # seat spots where a card face is revealed
+HIDDEN_AREAS = frozenset({"hand", "stock", "reserve", "stack", "zone"})  # a card landing this close to a pile's centre lands on that pile
 
 
 @dataclass
@@ -110,6 +112,10 @@ class Observer:
             if to is None or to.area in ("zone", "hand"):
                 to = self._land(obs.code, obs.x_mm, obs.y_mm)
             source = self._place(obs.from_zone)
+            if to.area in REVEAL_AREAS and (source is None or source.area in HIDDEN_AREAS):
+                # a card laid face up in a seat's own spot from the hand or a face-down pile is
+                # a reveal: a three-card turn onto the waste, a row refill, a new UP card
+                return [CardRevealed(obs.t, obs.seat or to.seat, obs.code, to)]
             return [CardPlaced(obs.t, obs.seat, obs.code, to, source)]
         if kind == "reveal":
             at = self._place(obs.zone)

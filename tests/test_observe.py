@@ -63,3 +63,15 @@ def test_wig_out_starting_cards_become_the_first_piles() -> None:
     (deal,) = obs.translate(DealObs(cards, 0.5))
     assert deal.layout == {"pile:1": ("C3",), "pile:2": ("C7",)}
     assert set(deal.counts.values()) == {5}  # 5 or 6 players: 5 cards each
+
+
+def test_a_card_laid_on_the_seats_own_waste_or_row_from_hiding_is_a_reveal() -> None:
+    obs = Observer("wackee-six", 2)
+    (turn,) = obs.translate(rest("B11", 300, 800, 1.0, seat=1, zone="waste:1"))
+    assert isinstance(turn, CardRevealed) and turn.at == Place("waste", 1)
+    (refill,) = obs.translate(rest("R4", 200, 800, 2.0, seat=1, zone="row:1:2",
+                                   from_zone="reserve:1"))
+    assert isinstance(refill, CardRevealed) and refill.at == Place("row", 1, 2)
+    (moved,) = obs.translate(rest("R4", 200, 800, 3.0, seat=1, zone="row:1:3",
+                                  from_zone="waste:1"))
+    assert isinstance(moved, CardPlaced)  # from the waste into the row: judged as a play
