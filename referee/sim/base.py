@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from referee.rules.events import Event
+from referee.rules.events import CardPlaced, CardTakenBack, Event
 from referee.rules.match import MatchHeader
 
 
@@ -37,6 +37,32 @@ class TableSimulator(Protocol):
     def outcome(self) -> SimOutcome:
         """Call after events() is exhausted."""
         ...
+
+
+# What the camera reports: it reaches the referee a little after it happened.
+CAMERA_EVENTS = (CardPlaced, CardTakenBack)
+Recorded = tuple[float, int, Event, "str | None"]  # (t, sequence, event, intended ruling)
+
+
+def in_arrival_order(recorded: list[Recorded], rng: random.Random,
+                     outcome: SimOutcome) -> Iterator[Event]:
+    """The events as the referee receives them: camera observations in capture order, each 30 to
+    120 ms late; presses and dashboard entries at once. Records the intended rulings by the
+    arrival index in ``outcome``."""
+    recorded = sorted(recorded, key=lambda x: (x[0], x[1]))
+    arrivals: list[Recorded] = []
+    cam = 0.0
+    for t0, seq, ev, want in recorded:
+        if isinstance(ev, CAMERA_EVENTS):
+            cam = max(cam, t0 + rng.uniform(0.03, 0.12))
+            arrivals.append((cam, seq, ev, want))
+        else:
+            arrivals.append((t0, seq, ev, want))
+    arrivals.sort(key=lambda x: (x[0], x[1]))
+    for i, (_a, _s, ev, want) in enumerate(arrivals):
+        if want is not None:
+            outcome.intended[i] = want
+        yield ev
 
 
 class SeriesSimulator:

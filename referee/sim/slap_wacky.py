@@ -28,9 +28,8 @@ from referee.rules.options import resolve_options
 from referee.rules.places import Place
 from referee.rules.registry import find_game
 
-from .base import SimOutcome
+from .base import SimOutcome, in_arrival_order
 
-CAMERA = (CardPlaced, CardTakenBack)
 POINTS = {"W": 1, "F": 2}
 
 
@@ -104,20 +103,7 @@ class Simulator:
             if len(self._outcome.rounds) > 3 * rounds:
                 break
         self._emit(Clock(t), None)
-        self._events.sort(key=lambda x: (x[0], x[1]))
-        arrivals: list[tuple[float, int, Event, str | None]] = []
-        cam = 0.0
-        for t0, seq, ev, want in self._events:
-            if isinstance(ev, CAMERA):
-                cam = max(cam, t0 + self.rng.uniform(0.03, 0.12))
-                arrivals.append((cam, seq, ev, want))
-            else:
-                arrivals.append((t0, seq, ev, want))
-        arrivals.sort(key=lambda x: (x[0], x[1]))
-        for i, (_a, _s, ev, want) in enumerate(arrivals):
-            if want is not None:
-                self._outcome.intended[i] = want
-            yield ev
+        yield from in_arrival_order(self._events, self.rng, self._outcome)
 
     def outcome(self) -> SimOutcome:
         return self._outcome

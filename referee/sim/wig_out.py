@@ -29,9 +29,7 @@ from referee.rules.options import resolve_options
 from referee.rules.places import Place
 from referee.rules.registry import find_game
 
-from .base import SimOutcome
-
-CAMERA = (CardPlaced, CardTakenBack)
+from .base import SimOutcome, in_arrival_order
 
 
 class Simulator:
@@ -67,21 +65,7 @@ class Simulator:
         for r in range(int(self.opts["rounds"])):
             t = self._round(t + 0.1 * len(self.seats) * 7, r)
         self._emit(Clock(t), None)  # the table's ticker: the last deadlines fire
-        # Camera events arrive in capture order, a little late; presses and the dashboard at once.
-        self._events.sort(key=lambda x: (x[0], x[1]))
-        arrivals: list[tuple[float, int, Event, str | None]] = []
-        cam = 0.0
-        for t0, seq, ev, want in self._events:
-            if isinstance(ev, CAMERA):
-                cam = max(cam, t0 + self.rng.uniform(0.03, 0.12))
-                arrivals.append((cam, seq, ev, want))
-            else:
-                arrivals.append((t0, seq, ev, want))
-        arrivals.sort(key=lambda x: (x[0], x[1]))
-        for i, (_a, _s, ev, want) in enumerate(arrivals):
-            if want is not None:
-                self._outcome.intended[i] = want
-            yield ev
+        yield from in_arrival_order(self._events, self.rng, self._outcome)
 
     def outcome(self) -> SimOutcome:
         return self._outcome
