@@ -33,6 +33,7 @@ from typing import Any
 
 from gpiozero import Button
 
+from .edges import EdgeReporting
 from .errors import WiringError
 
 Clock = Callable[[], float]
@@ -84,24 +85,8 @@ def default_edge_age(pin_factory: Any) -> EdgeAge:
     return factory_age
 
 
-class _PadButton(Button):
-    """A gpiozero Button that also reports each accepted state change with its edge ticks.
-
-    ``_fire_events(ticks, new_active)`` is gpiozero's documented hook for descendants (see
-    ``EventsMixin._fire_events``); it is called with the ticks the pin reported for the edge.
-    """
-
-    def __init__(self, pin: int, on_edge: Callable[[float, bool], None], **kwargs: Any) -> None:
-        self._on_edge: Callable[[float, bool], None] | None = None
-        super().__init__(pin, **kwargs)
-        self._on_edge = on_edge
-
-    def _fire_events(self, ticks: Any, new_active: bool) -> None:
-        old_active = self._last_active
-        super()._fire_events(ticks, new_active)
-        on_edge = self._on_edge
-        if on_edge is not None and old_active is not None and old_active != new_active:
-            on_edge(float(ticks), bool(new_active))
+class _PadButton(EdgeReporting, Button):
+    """A gpiozero Button that also reports each accepted state change with its edge ticks."""
 
 
 class PadDebouncer:

@@ -25,6 +25,7 @@ from typing import Any
 
 from gpiozero import DigitalInputDevice
 
+from .edges import EdgeReporting
 from .errors import HardwareMissingError
 from .pads import EdgeAge, default_edge_age
 
@@ -39,20 +40,8 @@ DEFAULT_THRESHOLD_G = 0.35
 MPU6050_ADDRESS = 0x68
 
 
-class _EdgeInput(DigitalInputDevice):
+class _EdgeInput(EdgeReporting, DigitalInputDevice):
     """DigitalInputDevice reporting each state change with the pin's edge ticks."""
-
-    def __init__(self, pin: int, on_edge: Callable[[float, bool], None], **kwargs: Any) -> None:
-        self._on_edge: Callable[[float, bool], None] | None = None
-        super().__init__(pin, **kwargs)
-        self._on_edge = on_edge
-
-    def _fire_events(self, ticks: Any, new_active: bool) -> None:
-        old_active = self._last_active
-        super()._fire_events(ticks, new_active)
-        on_edge = self._on_edge
-        if on_edge is not None and old_active is not None and old_active != new_active:
-            on_edge(float(ticks), bool(new_active))
 
 
 class TiltSwitch:
