@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import pytest
+from gpiozero import Device
+from gpiozero.pins import mock as gpiozero_mock
+from gpiozero.pins.mock import MockFactory
 
 from referee.rules import CardPlaced, PadPress, RoundStop, Seat, TurnEnd
 from referee.rules.game import Game
@@ -66,3 +70,37 @@ def echo_game(monkeypatch: pytest.MonkeyPatch) -> type[Game]:
     monkeypatch.setattr(match_module, "find_game", find)
     monkeypatch.setattr(table_module, "find_game", find)
     return Echo
+
+
+class FakeClock:
+    """Seconds that move only when the test says so."""
+
+    def __init__(self, start: float = 50.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> float:
+        self.now += seconds
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    """One fake clock for the code under test *and* the mock pins' edge ticks."""
+    fake = FakeClock()
+    monkeypatch.setattr(gpiozero_mock, "monotonic", fake)
+    return fake
+
+
+@pytest.fixture
+def factory(clock: Any) -> Iterator[MockFactory]:
+    """gpiozero's mock pins as the default pin factory for one test."""
+    saved = Device.pin_factory
+    Device.pin_factory = MockFactory()
+    try:
+        yield Device.pin_factory
+    finally:
+        Device.pin_factory.reset()
+        Device.pin_factory = saved

@@ -2,47 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import gpiozero.pins.mock as gpiozero_mock
 import pytest
+from conftest import FakeClock
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from hardware import PadDebouncer, SlapPads, WiringError, lgpio_edge_age
-
-
-class FakeClock:
-    """Seconds that move only when the test says so."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> float:
-        self.now += seconds
-        return self.now
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
-    """One fake clock for the table *and* the mock pins' edge ticks."""
-    fake = FakeClock()
-    monkeypatch.setattr(gpiozero_mock, "monotonic", fake)
-    return fake
-
-
-@pytest.fixture
-def factory(clock: FakeClock) -> Iterator[MockFactory]:
-    saved = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    try:
-        yield Device.pin_factory
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = saved
 
 
 def press(factory: MockFactory, pin: int, clock: FakeClock, hold_s: float = 0.05) -> None:
@@ -54,9 +19,9 @@ def press(factory: MockFactory, pin: int, clock: FakeClock, hold_s: float = 0.05
 def test_press_reports_seat_and_edge_time(factory: MockFactory, clock: FakeClock) -> None:
     got: list[tuple[int, float]] = []
     with SlapPads({1: 17, 2: 27}, lambda s, t: got.append((s, t)), clock=clock) as pads:
-        clock.advance(1.0)
+        edge = clock.advance(1.0)
         factory.pin(27).drive_low()
-        assert got == [(2, 1001.0)]
+        assert got == [(2, edge)]
         assert pads.is_pressed(2) and not pads.is_pressed(1)
 
 

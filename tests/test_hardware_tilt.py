@@ -3,44 +3,12 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 
-import gpiozero.pins.mock as gpiozero_mock
 import pytest
-from gpiozero import Device
+from conftest import FakeClock
 from gpiozero.pins.mock import MockFactory
 
 from hardware import AccelTilt, HardwareMissingError, Mpu6050Reader, TiltSensor, TiltSwitch
-
-
-class FakeClock:
-    def __init__(self, start: float = 50.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> float:
-        self.now += seconds
-        return self.now
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
-    fake = FakeClock()
-    monkeypatch.setattr(gpiozero_mock, "monotonic", fake)
-    return fake
-
-
-@pytest.fixture
-def factory(clock: FakeClock) -> Iterator[MockFactory]:
-    saved = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    try:
-        yield Device.pin_factory
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = saved
 
 
 class FakeAccel:

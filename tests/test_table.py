@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from gpiozero import Device
+from conftest import FakeClock
 from gpiozero.pins.mock import MockFactory
 
 from hardware.buzzer import RecordingBuzzer
@@ -19,17 +19,9 @@ from referee.table import Table
 SEATS = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(100.0)
 
 
 @pytest.fixture
@@ -127,22 +119,19 @@ def test_bad_setup_and_commands_are_clear_errors(table: Table) -> None:
         table.setup("echo", SEATS, {"speed": 3})
 
 
-def test_a_mock_pad_press_reaches_its_verdict_and_the_buzzer(table: Table, clock: FakeClock) -> None:
-    Device.pin_factory = MockFactory()
-    try:
-        with SlapPads({1: 17, 2: 27}, lambda seat, t: table.submit(PadPress(t, seat)),
-                      clock=clock) as _pads:
-            for i in range(3):
-                table.submit(card(100.0 + i, 1, "X"))
-            clock.now = 105.0
-            Device.pin_factory.pin(17).drive_low()
-            assert table.buzzer.names == ["round_over"]  # type: ignore[attr-defined]
-            assert table.match is not None
-            press = table.match.events[-1]
-            assert isinstance(press, PadPress) and press.seat == 1
-    finally:
-        Device.pin_factory.close()
-        Device.pin_factory = None
+def test_a_mock_pad_press_reaches_its_verdict_and_the_buzzer(
+    table: Table, clock: FakeClock, factory: MockFactory
+) -> None:
+    with SlapPads({1: 17, 2: 27}, lambda seat, t: table.submit(PadPress(t, seat)),
+                  clock=clock) as _pads:
+        for i in range(3):
+            table.submit(card(100.0 + i, 1, "X"))
+        clock.now = 105.0
+        factory.pin(17).drive_low()
+        assert table.buzzer.names == ["round_over"]  # type: ignore[attr-defined]
+        assert table.match is not None
+        press = table.match.events[-1]
+        assert isinstance(press, PadPress) and press.seat == 1
 
 
 def test_seat_info_shows_plain_counts_per_seat() -> None:
