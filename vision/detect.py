@@ -37,6 +37,7 @@ class Candidate:
     corners: np.ndarray  # (4, 2) float32, clockwise
     single: bool
     blob: int  # index of the blob it came from (hypotheses of one blob compete)
+    support: float = 1.0  # share of its outline that shows in the image's edges (0..1)
 
 
 def order_clockwise(pts: np.ndarray) -> np.ndarray:
@@ -359,6 +360,135 @@ def fit_edges(em: EdgeMap, quad: np.ndarray, max_shift: float = 0.1, max_turn: f
     return out, best
 
 
+def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Bilinear samples of a float32 image at the points (x, y) (any equal shapes)."""
+    shp = x.shape
+    xs = x.reshape(-1, shp[-1] if x.ndim > 1 else x.size).astype(np.float32)
+    ys = y.reshape(xs.shape).astype(np.float32)
+    parts = [cv2.remap(img, xs[i:i + 30000], ys[i:i + 30000], cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_REPLICATE).reshape(-1, xs.shape[1])
+             for i in range(0, len(xs), 30000)]
+    return np.concatenate(parts).reshape(shp)
+
+
+_SIDE_TS = np.linspace(0.14, 0.86, 17, dtype=np.float32)  # positions along a side (corners are round)
+
+
+def side_support(em: EdgeMap, quad: np.ndarray, reach: float = 1.5) -> np.ndarray:
+    """Per side of a quad (clockwise), the share of points along it where the image has an
+    outline there (a brightness drop going outwards, within reach px). Returns (4,) floats."""
+    q = np.asarray(quad, np.float32).reshape(1, 4, 2)
+    _, strength = _side_peaks(em, q, reach)
+    return (strength[0] >= _EDGE_MIN).mean(axis=1).astype(np.float32)
+
+
+_EDGE_MIN = 12.0  # outward brightness drop (Sobel units, grey levels) that counts as an outline
+
+
+def _side_peaks(em: EdgeMap, q: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """For quads q (k, 4, 2), each side and each point along it: the point of the strongest
+    outward brightness drop along the side's outward normal (within +-reach px) and its strength.
+    Returns points (k, 4, n, 2) in image pixels and strengths (k, 4, n)."""
+    c = q.mean(axis=1, keepdims=True)
+    a = q
+    b = np.roll(q, -1, axis=1)
+    ab = b - a
+    L = np.linalg.norm(ab, axis=2, keepdims=True)
+    u = ab / np.maximum(L, 1e-6)
+    nrm = np.stack([u[..., 1], -u[..., 0]], axis=2)
+    flip = np.sign((((a + b) / 2 - c) * nrm).sum(axis=2, keepdims=True))
+    nrm = (nrm * np.where(flip == 0, 1.0, flip)).astype(np.float32)  # outward
+    offs = np.arange(-reach, reach + 0.25, 0.5, dtype=np.float32)
+    base = a[:, :, None, :] + _SIDE_TS[None, None, :, None] * ab[:, :, None, :]  # (k, 4, n, 2)
+    nx, ny = nrm[:, :, None, None, 0], nrm[:, :, None, None, 1]
+    px = base[..., 0][..., None] + offs * nx - em.off[0]  # (k, 4, n, m)
+    py = base[..., 1][..., None] + offs * ny - em.off[1]
+    g = -(_sample(em.gx, px, py) * nx + _sample(em.gy, px, py) * ny)
+    m = len(offs)
+    j = np.argmax(g, axis=3)[..., None]
+    s = np.take_along_axis(g, j, axis=3)[..., 0]
+    gm = np.take_along_axis(g, np.clip(j - 1, 0, m - 1), axis=3)[..., 0]
+    gp = np.take_along_axis(g, np.clip(j + 1, 0, m - 1), axis=3)[..., 0]
+    j = j[..., 0]
+    den = gm - 2 * s + gp
+    inner = (den < -1e-6) & (j > 0) & (j < m - 1)
+    frac = np.where(inner, 0.5 * (gm - gp) / np.where(inner, den, -1.0), 0.0)
+    off = offs[j] + 0.5 * np.clip(frac, -1.0, 1.0)
+    at = base + off[..., None] * nrm[:, :, None, :]
+    return at, s
+
+
+def _fit_lines(p: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Total least squares lines through the points p (..., n, 2) with weights w (..., n):
+    their centroids (..., 2) and unit directions (..., 2)."""
+    sw = np.maximum(w.sum(axis=-1, keepdims=True), 1e-6)
+    m = (p * w[..., None]).sum(axis=-2) / sw
+    d = p - m[..., None, :]
+    cxx = (w * d[..., 0] ** 2).sum(axis=-1)
+    cyy = (w * d[..., 1] ** 2).sum(axis=-1)
+    cxy = (w * d[..., 0] * d[..., 1]).sum(axis=-1)
+    th = 0.5 * np.arctan2(2 * cxy, cxx - cyy)
+    return m, np.stack([np.cos(th), np.sin(th)], axis=-1)
+
+
+def fit_sides_many(em: EdgeMap, quads: np.ndarray, reach: float | None = None, rounds: int = 2,
+                   min_share: float = 0.35) -> tuple[np.ndarray, np.ndarray]:
+    """fit_sides for many quads (k, 4, 2) at once; returns quads (k, 4, 2) and shares (k, 4)."""
+    q = np.asarray(quads, np.float32).reshape(-1, 4, 2).copy()
+    k = len(q)
+    share = np.zeros((k, 4), np.float32)
+    if k == 0:
+        return q, share
+    d = np.linalg.norm(q - np.roll(q, -1, axis=1), axis=2)
+    short = np.minimum(d[:, 0] + d[:, 2], d[:, 1] + d[:, 3]) / 2
+    live = short >= 6
+    r0 = reach if reach is not None else max(2.5, 0.08 * float(np.median(short)))
+    n = len(_SIDE_TS)
+    for rd in range(rounds):
+        r = r0 if rd == 0 else max(1.5, r0 / 2)
+        at, s = _side_peaks(em, q, r)
+        ok = s >= _EDGE_MIN
+        share = np.where(live[:, None], ok.mean(axis=2), 0.0).astype(np.float32)
+        w = ok.astype(np.float32)
+        m, dirn = _fit_lines(at, w)
+        res = np.abs(((at - m[..., None, :]) * np.stack([-dirn[..., 1], dirn[..., 0]], -1)[..., None, :]).sum(-1))
+        med = np.median(np.where(ok, res, np.nan), axis=2) if ok.any() else np.zeros((k, 4))
+        w2 = w * (res < np.maximum(1.0, 2.5 * np.nan_to_num(med, nan=0.0))[..., None])
+        use = w2.sum(axis=2) >= max(4, min_share * n)
+        m2, dirn2 = _fit_lines(at, w2)
+        m = np.where(use[..., None], m2, m)
+        dirn = np.where(use[..., None], dirn2, dirn)
+        a = q
+        ab = np.roll(q, -1, axis=1) - a
+        u = ab / np.maximum(np.linalg.norm(ab, axis=2, keepdims=True), 1e-6)
+        dot = (dirn * u).sum(axis=2)
+        dirn = dirn * np.where(dot < 0, -1.0, 1.0)[..., None]
+        good = (share >= min_share) & (np.abs(dot) > np.cos(np.radians(10)))
+        P = np.where(good[..., None], m, a)  # a point on each side's line and its direction
+        D = np.where(good[..., None], dirn, u)
+        # corner i: the lines of sides i-1 and i
+        P1, D1 = np.roll(P, 1, axis=1), np.roll(D, 1, axis=1)
+        den = D1[..., 0] * D[..., 1] - D1[..., 1] * D[..., 0]
+        t = ((P[..., 0] - P1[..., 0]) * D[..., 1] - (P[..., 1] - P1[..., 1]) * D[..., 0]) / np.where(
+            np.abs(den) < 1e-6, 1.0, den)
+        new = P1 + t[..., None] * D1
+        moved = np.linalg.norm(new - q, axis=2).max(axis=1)
+        fine = live & (np.abs(den) >= 1e-6).all(axis=1) & (moved <= 0.25 * short)
+        q = np.where(fine[:, None, None], new, q).astype(np.float32)
+    return q, share
+
+
+def fit_sides(em: EdgeMap, quad: np.ndarray, reach: float | None = None, rounds: int = 2,
+              min_share: float = 0.35) -> tuple[np.ndarray, np.ndarray]:
+    """Sharpen a card quad side by side: each side's line is fitted to the outline points found
+    along it (the strongest outward brightness drop near the side), so the quad may take any
+    shape (perspective); a side with too few outline points (covered by a hand, lying on another
+    card without a shadow) keeps its line. Returns the quad (clockwise, same start) and the share
+    of each side's points that lie on the outline."""
+    q, share = fit_sides_many(em, np.asarray(quad, np.float32).reshape(1, 4, 2), reach, rounds, min_share)
+    return q[0], share[0]
+
+
 def find_candidates(image: np.ndarray, card_px: float | None = None,
                     refine: bool = True) -> list[Candidate]:
     """Card quads and, for merged blobs, card hypotheses (see the module docstring).
@@ -416,12 +546,16 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
         if refine:
             fq = refine_quad(image, fq, cloth)
             skews.append(_skew(fq))
+            em = EdgeMap.around(image, fq, 0.45)
             if skews[-1] < MAX_SKEW_DEG:  # fit_edges fits rectangles: not a card seen in perspective
-                fq, _ = fit_edges(EdgeMap.around(image, fq, 0.45), fq, grow=True)
+                fq, _ = fit_edges(em, fq, grow=True)
             fq = order_clockwise(fq)
+            # the outline is already close (the reader sharpens it again): only measure how
+            # much of it shows
+            support = float(side_support(em, fq).mean())
             d = np.linalg.norm(fq - np.roll(fq, -1, axis=0), axis=1)
             sizes[i] = (float(min(d[0] + d[2], d[1] + d[3]) / 2 * f), float(max(d[0] + d[2], d[1] + d[3]) / 2 * f))
-        out.append(Candidate(fq, True, k))
+        out.append(Candidate(fq, True, k, support if refine else 1.0))
     if merged:
         if card_px:
             long_ = card_px * f
@@ -447,26 +581,35 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
             if area > 40 * l_ * l_ * ASPECT or l_ < 8:
                 continue  # not a group of cards (a table edge)
             for sc in scales:
-                for quad in _blob_cards(image, cnt, sc * l_ / f, f):
-                    out.append(Candidate(quad, False, k))
+                for quad, support in _blob_cards(image, cnt, sc * l_ / f, f):
+                    out.append(Candidate(quad, False, k, support))
             if k in clean:  # the blob's own outline may be one card seen under strong perspective
                 # (last: a card-sized hypothesis that reads surely inside it goes first)
                 # (only when the camera shows perspective, as the single cards tell, and the quad
                 # itself does: otherwise a blob larger than a card is more likely two cards lying
                 # almost on each other)
                 fq = order_clockwise(refine_quad(image, clean[k] / f, cloth) if refine else clean[k] / f)
+                # (or one card nearer the camera than the others: the reader and the outline's
+                # support decide)
                 tilted = float(np.median(skews)) >= MAX_SKEW_DEG if skews else _skew(fq) >= 2 * MAX_SKEW_DEG
                 if tilted and _skew(fq) >= MAX_SKEW_DEG:
                     out.append(Candidate(fq, False, k))
+                elif refine:
+                    em = EdgeMap.around(image, fq, 0.3)
+                    sq, share = fit_sides(em, fq)
+                    if float(share.min()) >= 0.8:
+                        out.append(Candidate(order_clockwise(sq), False, k, float(share.mean())))
     return out
 
 
-def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float, f: float) -> list[np.ndarray]:
+def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
+                f: float) -> list[tuple[np.ndarray, float]]:
     """Card rectangles in a blob of several overlapping cards (a pile, a fan, a card under a hand).
 
     The top card of a pile shows its whole outline: search the blob for card-sized rectangles
     (at the blob's dominant edge directions, on a grid of centres inside it) with edges along all
-    four sides, best first, then sharpen each with fit_edges. Returns full-image quads."""
+    four sides, best first, then sharpen each with fit_edges and fit_sides. Returns full-image
+    quads with the share of their outline that shows (support), duplicates dropped."""
     x, y, bw, bh = cv2.boundingRect(cnt)
     pad = int(0.25 * long_px * f) + 3
     box = (int((x - pad) / f), int((y - pad) / f), int((x + bw + pad) / f), int((y + bh + pad) / f))
@@ -519,14 +662,21 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float, f: float) ->
     poly = cv2.approxPolyDP(cnt, max(2.0, 0.04 * hw * 2 * f), True).reshape(-1, 2).astype(np.float32)
     off = np.array([x - 1, y - 1], np.float32)
     seeds += [(q + off) / f for q in _corner_hypotheses(poly - off, 2 * hw * f, 2 * hh * f, blob)]
-    out: list[np.ndarray] = []
+    fitted: list[np.ndarray] = []
     for q0 in seeds:
-        if any(np.linalg.norm(q0.mean(axis=0) - o.mean(axis=0)) < 0.12 * hw for o in out):
+        if any(np.linalg.norm(q0.mean(axis=0) - o.mean(axis=0)) < 0.12 * hw for o in fitted):
             continue
         q, _ = fit_edges(em, q0, max_shift=0.15, rounds=2)
-        if any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.2 * hw for o in out):
+        if any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.2 * hw for o in fitted):
             continue
-        out.append(order_clockwise(q))
+        fitted.append(order_clockwise(q))
+    if not fitted:
+        return []
+    qs, shares = fit_sides_many(em, np.array(fitted))
+    out: list[tuple[np.ndarray, float]] = []
+    for q, support in sorted(zip(qs, shares.mean(axis=1).tolist(), strict=True), key=lambda t: -t[1]):
+        if not any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.2 * hw for o, _ in out):
+            out.append((order_clockwise(q), float(support)))
     return out
 
 

@@ -1,0 +1,75 @@
+"""find_candidates on a rendered table: single cards (one nearer the camera than the other) are
+found as quads within a few pixels of the truth (the top cards of a pile and of a fan: a known
+gap, marked xfail); fit_sides sharpens a quad a few px off."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.decks import get_deck
+from vision.detect import EdgeMap, find_candidates, fit_sides, side_support
+from vision.identify import identify
+from vision.render import CameraSpec, CardPose, Look, render
+
+
+def _qdist(a: np.ndarray, b: np.ndarray) -> float:
+    """Largest corner distance between two quads, over the starts and directions of b."""
+    a = np.asarray(a, np.float32).reshape(4, 2)
+    b = np.asarray(b, np.float32).reshape(4, 2)
+    return min(float(np.linalg.norm(a - np.roll(bb, r, axis=0), axis=1).max())
+               for bb in (b, b[::-1]) for r in range(4))
+
+
+def _scene():
+    deck = get_deck("wackee-six")
+    codes = list(deck.codes)
+    poses = [
+        CardPose(deck, codes[0], 250, 300, 20, z=1),  # singles
+        CardPose(deck, codes[1], 850, 600, -35, z=2),
+        CardPose(deck, codes[2], 550, 300, 10, z=3),  # a pile of three
+        CardPose(deck, codes[3], 558, 292, 28, z=4),
+        CardPose(deck, codes[4], 545, 306, 2, z=5),
+    ]
+    for k in range(3):  # a fan of three
+        poses.append(CardPose(deck, codes[5 + k], 300 + k * 18, 650 + k * 4, 60 + k * 12, z=6 + k))
+    cam = CameraSpec(width=1920, height=1080, tilt_deg=12.0, yaw_deg=8.0)
+    res = render(poses, [], cam, Look.clean(), np.random.default_rng(3))
+    return deck, res
+
+
+def test_single_cards_are_found_within_a_few_px() -> None:
+    _, res = _scene()
+    cands = find_candidates(res.image)
+    singles = [c for c in res.cards if c.code in ("R1", "R2")]
+    assert len(singles) == 2
+    for card in singles:  # one nearer the camera than the other
+        d = min(_qdist(np.array(card.corners_px, np.float32), c.corners) for c in cands)
+        assert d <= 4.0, (card.code, d)
+
+
+@pytest.mark.xfail(reason="known gap: the top card of a fan and of a pile turned against the cards "
+                          "below are found only some px off, and not always read", strict=False)
+def test_top_cards_of_pile_and_fan_quads_within_a_few_px() -> None:
+    deck, res = _scene()
+    cands = find_candidates(res.image)
+    for card in [c for c in res.cards if c.top and c.visible >= 0.5]:
+        d = min(_qdist(np.array(card.corners_px, np.float32), c.corners) for c in cands)
+        assert d <= 4.0, (card.code, d)
+    codes = {d.code for d in identify(res.image, deck)}
+    assert all(c.code in codes for c in res.cards if c.top and c.visible >= 0.5)
+
+
+def test_fit_sides_sharpens_a_quad_a_few_px_off() -> None:
+    _, res = _scene()
+    card = next(c for c in res.cards if c.top and c.visible > 0.99)
+    truth = np.array(card.corners_px, np.float32)
+    em = EdgeMap(res.image)
+    rng = np.random.default_rng(0)
+    off = truth + rng.uniform(-2.5, 2.5, truth.shape).astype(np.float32)
+    q, share = fit_sides(em, off)
+    assert _qdist(truth, q) < _qdist(truth, off)
+    assert _qdist(truth, q) <= 2.0
+    assert share.min() >= 0.8
+    # a quad over bare cloth has no outline
+    assert side_support(em, truth + np.array([0.0, 400.0], np.float32)).max() < 0.3
