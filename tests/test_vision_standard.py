@@ -131,3 +131,31 @@ def test_read_index_when_the_quad_takes_in_some_cloth(code: str) -> None:
     grown = ((q - c) * 1.1 + c).astype(np.float32)
     r = read_index(img, grown)
     assert r is not None and r.code == code and r.confidence >= 0.95
+
+
+def test_ink_maps_match_the_plain_numpy_formula() -> None:
+    """The darkness and redness maps are worked out with OpenCV's per-channel operations (numpy's
+    reduce over the colour axis was most of the reader's time); they must equal the formula."""
+    import cv2
+
+    from vision.decks.index_reader import _ink, _rectify, _white
+
+    deck = _foreign_deck()
+    comp = Composer(400, 400, cloth=(30, 90, 40), rng=np.random.default_rng(5))
+    q = card_quad(200, 200, 8.0, 300)
+    comp.add_card(deck, "9D", q)
+    card = _rectify(comp.finish(blur=0.7, noise=2.0, gradient=0.2).image, q)
+    white = _white(card)
+    dark, red = _ink(card, white)
+    wb = card.astype(np.float32) / white
+    lo = wb.min(axis=2)
+    h, w = lo.shape
+    from vision.decks.index_reader import S
+
+    small = cv2.resize(lo, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    k = max(3, int(7 * S / 4) | 1)
+    bg = cv2.blur(cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))), (3, 3))
+    bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+    np.testing.assert_allclose(dark, np.clip(1.0 - lo / np.maximum(bg, 0.2), 0.0, 1.0), atol=1e-5)
+    np.testing.assert_allclose(red, wb[:, :, 2] - np.maximum(wb[:, :, 0], wb[:, :, 1]), atol=1e-5)
+    assert red[dark > 0.5].mean() > 0.15  # the red index and pips read as red ink

@@ -125,8 +125,9 @@ class _Bank:
     labels: list[str]
     mat: np.ndarray  # (n, d) unit vectors
     aspect: np.ndarray  # (n,) log(w / h)
-    ids: np.ndarray | None = None  # (n,) index of each row's label in names
+    ids: np.ndarray | None = None  # (n,) index of each row's label in names (rows sorted by it)
     names: tuple[str, ...] = ()
+    starts: np.ndarray | None = None  # (len(names),) first row of each label
 
 
 def _bank(items: list[tuple[str, np.ndarray]], w: int, h: int) -> _Bank:
@@ -142,7 +143,10 @@ def _bank(items: list[tuple[str, np.ndarray]], w: int, h: int) -> _Bank:
             asp.append(np.log(t.shape[1] / t.shape[0]))
     names = tuple(dict.fromkeys(labels))
     ids = np.array([names.index(lb) for lb in labels], np.int64)
-    return _Bank(labels, np.stack(rows).astype(np.float32), np.array(asp, np.float32), ids, names)
+    order = np.argsort(ids, kind="stable")  # rows grouped by label: a fast best-per-label
+    starts = np.searchsorted(ids[order], np.arange(len(names)))
+    return _Bank([labels[i] for i in order], np.ascontiguousarray(np.stack(rows)[order], np.float32),
+                 np.array(asp, np.float32)[order], ids[order], names, starts)
 
 
 @lru_cache(maxsize=1)
@@ -201,9 +205,8 @@ def _classify(glyph: np.ndarray, bank: _Bank, w: int, h: int, labels: tuple[str,
     """Best score per label: correlation minus a penalty for a different aspect ratio."""
     v = _vec(glyph, w, h)
     a = np.log(glyph.shape[1] / glyph.shape[0])
-    sc = bank.mat @ v - aspect_weight * np.abs(bank.aspect - a)
-    best = np.full(len(bank.names), -1.0, np.float32)
-    np.maximum.at(best, bank.ids, sc.astype(np.float32))
+    sc = bank.mat @ v.astype(np.float32) - np.float32(aspect_weight) * np.abs(bank.aspect - np.float32(a))
+    best = np.maximum.reduceat(sc, bank.starts)
     return {lb: float(best[bank.names.index(lb)]) if lb in bank.names else -1.0 for lb in labels}
 
 
@@ -253,8 +256,9 @@ def _blobs(mask: np.ndarray, min_area: float) -> tuple[np.ndarray, list[_Blob]]:
 
 def _ink(card: np.ndarray, white: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(darkness 0..1 relative to the local paper, redness) per pixel."""
-    wb = card.astype(np.float32) / white
-    lo = wb.min(axis=2)
+    b, g, r = cv2.split(card.astype(np.float32))
+    b, g, r = b / np.float32(white[0]), g / np.float32(white[1]), r / np.float32(white[2])
+    lo = cv2.min(cv2.min(b, g), r)  # cv2 per-channel ops: numpy's reduce over axis 2 is slow
     # the local paper level: a 7 mm max filter (wider than any index stroke), worked out at
     # quarter resolution since it is smooth anyway
     h, w = lo.shape
@@ -264,7 +268,7 @@ def _ink(card: np.ndarray, white: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     bg = cv2.blur(bg, (3, 3))
     bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
     dark = np.clip(1.0 - lo / np.maximum(bg, 0.2), 0.0, 1.0)
-    red = wb[:, :, 2] - np.maximum(wb[:, :, 0], wb[:, :, 1])
+    red = r - cv2.max(b, g)
     return dark, red
 
 
