@@ -74,3 +74,55 @@ def test_still_table_reports_nothing_after_the_deal():
     b = lay.spot("row:3:1")
     obs, _, _ = _run([], [CardPose(deck, "9S", b.cx, b.cy, b.angle_deg)])
     assert [o.kind for o, _, _ in obs] == ["deal"]
+
+
+def _noisy_run(actions, initial, seed=1):
+    """Like _run, but with sensor noise and hand shadows (the rest test must not take noise or a
+    shadow's rim for a sliding card)."""
+    import dataclasses
+
+    deck, lay = StandInDeck(), make_layout(4)
+    look = dataclasses.replace(Look.clean(), noise_sigma=6.0, shadow=0.5)
+    sim = SimTable(lay, deck, actions, initial=initial, camera=CameraSpec(width=1280, height=720),
+                   look=look, rng=np.random.default_rng(seed))
+    tracker, obs, truth = None, [], []
+    for frame, events in sim:
+        truth = events
+        if tracker is None:
+            tracker = Tracker(deck, lay, calibrate(frame.image, lay.table_w, lay.table_h))
+        obs.extend(tracker.update(frame))
+    return obs, truth, 1 / sim.fps
+
+
+def test_rest_time_with_noise_and_shadows():
+    actions = [TableAction(0.3, "place", 1, "KD", to_mm=(480, 400)),
+               TableAction(0.5, "place", 2, "7S", to_mm=(640, 470)),
+               TableAction(1.6, "place", 3, "3H", to_mm=(560, 520)),
+               TableAction(1.8, "place", 4, "QC", to_mm=(700, 380))]
+    obs, truth, dt = _noisy_run(actions, [])
+    rests = {o.code: o for o in obs if o.kind == "card_rest"}
+    for ev in truth:
+        if ev.kind != "card_rest":
+            continue
+        assert ev.code in rests, f"{ev.code} not reported"
+        o = rests[ev.code]
+        assert abs(o.t - ev.t) <= dt + 1e-6, f"{ev.code}: stamped {o.t - ev.t:+.3f} s off"
+        assert o.seat == ev.seat
+
+
+def test_deal_reads_spots_the_whole_picture_reader_missed():
+    deck, lay = StandInDeck(), make_layout(4)
+    initial = [CardPose(deck, c, lay.spot(z).cx, lay.spot(z).cy, lay.spot(z).angle_deg)
+               for c, z in (("5C", "row:1:2"), ("JH", "row:2:4"), ("2S", "row:3:1"))]
+    sim = SimTable(lay, deck, [], initial=initial, camera=CameraSpec(width=1280, height=720),
+                   look=Look.clean(), duration=0.3)
+    tracker, obs = None, []
+    for frame, _ in sim:
+        if tracker is None:
+            tracker = Tracker(deck, lay, calibrate(frame.image, lay.table_w, lay.table_h),
+                              identify=lambda img, d: [])  # a reader that finds nothing
+        obs.extend(tracker.update(frame))
+    deal = [o for o in obs if o.kind == "deal"]
+    assert len(deal) == 1
+    assert sorted((c.code, c.zone) for c in deal[0].cards) == [
+        ("2S", "row:3:1"), ("5C", "row:1:2"), ("JH", "row:2:4")]

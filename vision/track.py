@@ -114,6 +114,7 @@ class Tracker:
         self._hand_seats: tuple[int, ...] = ()
         self._prev_hand = None
         self._last_change: np.ndarray | None = None
+        self._fg_now: np.ndarray | None = None
         self._n = 0
         self.f = 1.0
         self.debug = False
@@ -202,6 +203,7 @@ class Tracker:
         grey = self._mid_grey()
         self._mid_now = grey
         fg = self._diff(small, self._ref)
+        self._fg_now = fg
         fg_u8 = fg.astype(np.uint8)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(fg_u8, connectivity=8)
         arm_ids = np.unique(labels[self._outside & fg])
@@ -210,12 +212,13 @@ class Tracker:
         # skin and coloured sleeves of arms; not the cards they carry nor shadows on white cards
         hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
         skin = arm & (hsv[..., 1] >= 50)
-        seats = self._arm_seats(labels, arm_ids)
+        entries = self._arm_entries(labels, arm_ids)
+        seats = tuple(sorted({s for es in entries for s, _ in es}))
         if seats != self._hand_seats:
             self._hand_seats = seats
-            out.append(HandOverTableObs(tuple(sorted(set(seats))), frame.t))
-        self._hist.append((k, grey, skin, [(s, labels == i) for s, i in
-                                           zip(self._arm_seat_list, arm_ids, strict=False)], fg))
+            out.append(HandOverTableObs(seats, frame.t))
+        self._hist.append((k, grey, skin, [(es, labels == i) for es, i in
+                                           zip(entries, arm_ids, strict=True)], fg))
         if self._last_change is None:
             self._last_change = np.zeros(fg.shape, np.int32)
         self._last_change[moving] = k
@@ -245,6 +248,15 @@ class Tracker:
             return []
         dets = self._read_all(frame.image, self.deck)
         cards = []
+        dets = [self._reread(frame.image, d) if d.code == UNKNOWN or d.confidence < self.min_conf
+                else d for d in dets]
+        more = self._spot_reads(frame.image, dets)
+        if more:  # an unread detection where a spot was read is that card
+            known = [self.cal.to_table(np.asarray(d.corners, np.float64)).mean(axis=0)
+                     for d in more]
+            dets = [d for d in dets if d.code != UNKNOWN or not d.face_up or all(
+                math.hypot(*(self.cal.to_table(np.asarray(d.corners, np.float64)).mean(axis=0)
+                             - c)) > 30 for c in known)] + more
         for d in dets:
             if d.confidence < self.min_conf and d.face_up:
                 continue
@@ -258,22 +270,79 @@ class Tracker:
         self.started = True
         return [DealObs(tuple(cards), frame.t)]
 
-    def _arm_seats(self, labels: np.ndarray, arm_ids: np.ndarray) -> tuple[int, ...]:
-        """Seat of each arm: where its blob crosses the table edge, in table mm."""
-        seats = []
-        for i in arm_ids:
-            ys, xs = np.nonzero((labels == i) & self._outside)
-            if len(xs) == 0:
-                seats.append(0)
+    def _reread(self, image: np.ndarray, d: Detection) -> Detection:
+        """A card the whole-picture reader could not name, read again on its own: at its
+        corners and on the outline fitted to the picture's edges there."""
+        q = np.asarray(d.corners, np.float64).reshape(4, 2)
+        c = self.cal.to_table(q).mean(axis=0)
+        best = d
+        cands = [q] if d.confidence > 0 else []  # (a spot's guess has no corners of its own)
+        for cand in [*cands, *self._fit_card(image, float(c[0]), float(c[1]))]:
+            self.stats["reads"] += 1
+            r = self._read(image, cand, self.deck)
+            if r.code == UNKNOWN and (r.back is None or r.face_up):
                 continue
-            # the arm's pixels just outside the table, nearest the table centre
-            pts = np.column_stack([xs, ys]).astype(np.float64) / self.f
-            mm = self.cal.to_table(pts)
-            cx, cy = self.layout.centre
-            j = int(np.argmin(np.hypot(mm[:, 0] - cx, mm[:, 1] - cy)))
-            seats.append(self.layout.seat_for_edge_point(*mm[j]))
-        self._arm_seat_list = seats
-        return tuple(seats)
+            if best.code == UNKNOWN or r.confidence > best.confidence + 0.05:
+                best = r
+            if best.confidence >= 0.9:
+                break
+        return best
+
+    def _spot_reads(self, image: np.ndarray, dets: list[Detection]) -> list[Detection]:
+        """Cards at the layout's spots that the whole-picture reader missed."""
+        have = [self.cal.to_table(np.asarray(d.corners, np.float64).reshape(4, 2)).mean(axis=0)
+                for d in dets if d.code != UNKNOWN or not d.face_up]
+        out: list[Detection] = []
+        for box in self.layout.spots.values():
+            if any(math.hypot(c[0] - box.cx, c[1] - box.cy) < 30 for c in have):
+                continue
+            q = self.cal.to_image(np.array([[box.cx, box.cy]] * 4, np.float64))
+            d = self._reread(image, Detection(UNKNOWN, tuple(map(tuple, q)), 0.0))
+            if d.code != UNKNOWN and d.confidence >= self.min_conf:
+                out.append(d)
+                have.append(self.cal.to_table(np.asarray(d.corners, np.float64)).mean(axis=0))
+        return out
+
+    def _arm_entries(self, labels: np.ndarray,
+                     arm_ids: np.ndarray) -> list[list[tuple[int, tuple[float, float]]]]:
+        """Where each arm blob crosses the table edge: [(seat, point in small px)] per blob.
+
+        Arms that touch over the table make one blob with several crossings."""
+        out = []
+        for i in arm_ids:
+            m = ((labels == i) & self._outside).astype(np.uint8)
+            n, lab, st, cen = cv2.connectedComponentsWithStats(m, connectivity=8)
+            es = []
+            for j in range(1, n):
+                if st[j, cv2.CC_STAT_AREA] < 4 and n > 2:
+                    continue
+                ys, xs = np.nonzero(lab == j)
+                # the crossing's pixels nearest the table centre
+                pts = np.column_stack([xs, ys]).astype(np.float64) / self.f
+                mm = self.cal.to_table(pts)
+                cx, cy = self.layout.centre
+                q = int(np.argmin(np.hypot(mm[:, 0] - cx, mm[:, 1] - cy)))
+                es.append((int(self.layout.seat_for_edge_point(*mm[q]) or 0),
+                           (float(xs[q]), float(ys[q]))))
+            out.append(es or [(0, (0.0, 0.0))])
+        return out
+
+    def _arm_seat_at(self, entries: list, mask: np.ndarray, target: np.ndarray) -> int:
+        """The seat of the arm (of a blob with these edge crossings) that reaches target (small
+        px): an arm runs roughly straight from its crossing to its hand, so the crossing whose
+        straight line to the target stays inside the blob."""
+        if len(entries) == 1:
+            return entries[0][0]
+        best, best_f = 0, -1.0
+        h, w = mask.shape
+        u = np.linspace(0.0, 1.0, 40)
+        for s, (ex, ey) in entries:
+            xs = np.clip(np.round(ex + (target[0] - ex) * u).astype(int), 0, w - 1)
+            ys = np.clip(np.round(ey + (target[1] - ey) * u).astype(int), 0, h - 1)
+            f = float(mask[ys, xs].mean())
+            if f > best_f:
+                best, best_f = s, f
+        return best
 
     # ------------------------------------------------------------------ a settled region
 
@@ -493,7 +562,7 @@ class Tracker:
         blob = cv2.dilate(blob, self._k5).astype(bool)
         valid = foot & ~blob
         nv = int(valid.sum())
-        if nv < 0.3 * self._foot_n:
+        if nv < 0.2 * self._foot_n:
             # mostly a broad change: a shadow (the card's own pattern still shows, only darker),
             # a hand over it, or the card not yet there
             fa, fb = a[foot].astype(np.float32), b[foot].astype(np.float32)
@@ -508,13 +577,16 @@ class Tracker:
                 return None
             return True
         # only where the resting card shows an edge: a small slide changes pixels there
-        thin = big.astype(bool) & valid & self._edges
+        edges = valid & self._edges
+        thin = big.astype(bool) & edges
         up = int(np.count_nonzero(thin & (a > b)))
         dn = int(np.count_nonzero(thin & (a < b)))
         if self.debug:
-            print("   thin", nv, self._foot_n, up, dn)
-        # a slid card shows lines of both signs (its edges, its print); a shadow's rim one sign
-        return up >= 2 and dn >= 2 and up + dn >= max(4, int(0.005 * nv))
+            print("   thin", nv, self._foot_n, up, dn, int(np.count_nonzero(edges)))
+        # a slid card shows lines of both signs along much of its outline and print; sensor
+        # noise and a shadow's rim only a few scattered pixels (or one sign)
+        n = up + dn
+        return up >= 2 and dn >= 2 and n >= 8 and n >= 0.06 * np.count_nonzero(edges)
 
     def _rest_index(self, quad: np.ndarray, k_now: int) -> int:
         """First frame in which the card lay as it lies now (as far as no hand covered it)."""
@@ -543,7 +615,9 @@ class Tracker:
                 first = k
                 continue
             if moved:
-                return k + 1 if unknown_since is not None else first
+                # hidden frames between: the card may have slid under the hand; the first frame
+                # in which it showed as it lies now is the best known
+                return unknown_since if unknown_since is not None else first
             unknown_since = None
             first = k
         return first
@@ -556,15 +630,18 @@ class Tracker:
         m = np.zeros((sh, sw), np.uint8)
         cv2.fillConvexPoly(m, np.round(quad * self.f).astype(np.int32), 1)
         m = cv2.dilate(m, np.ones((5, 5), np.uint8)).astype(bool)
+        centre = quad.mean(axis=0) * self.f
         votes: dict[int, int] = {}
         for _k, _grey, _hand, hands, _fg in reversed(self._history()):
             if hands is None or (before is not None and _k > before):
                 continue
             best = None
-            for s, hm in hands:
+            for es, hm in hands:
                 c = int((hm & m).sum())
-                if c > 0 and s and (best is None or c > best[0]):
-                    best = (c, s)
+                if c > 0 and (best is None or c > best[0]):
+                    s = self._arm_seat_at(es, hm, centre)
+                    if s:
+                        best = (c, s)
             if best is not None:
                 votes[best[1]] = votes.get(best[1], 0) + best[0]
             if before is None or _k <= before - span:
@@ -654,7 +731,10 @@ class Tracker:
             if any(o.code == kn.code and o.face_up == kn.face_up
                    and math.hypot(o.x - kn.x, o.y - kn.y) < 25 for o in self.model):
                 continue  # already known there: never report a card twice
-            prior = [o for o in self.model if o.code == kn.code and kn.code != UNKNOWN]
+            # the same card known elsewhere moved here, if its old place no longer shows it
+            # as it was (else the old one was misread, or the deck has two alike)
+            prior = [o for o in self.model if o.code == kn.code and kn.code != UNKNOWN
+                     and self._changed_at(o.quad)]
             from_zone = None
             seat = None
             if not prior and kn.code in self._left:
@@ -693,6 +773,16 @@ class Tracker:
             rm = np.repeat(np.repeat(regd, 2, axis=0), 2, axis=1)
             self._ref_mid[rm] = self._mid_now[rm]
         return out
+
+    def _changed_at(self, quad: np.ndarray) -> bool:
+        """Does the table differ from its reference picture over much of this card?"""
+        if self._fg_now is None:
+            return True
+        sw, sh = self.size
+        m = np.zeros((sh, sw), np.uint8)
+        cv2.fillConvexPoly(m, np.round(quad * self.f).astype(np.int32), 1)
+        n = int(m.sum())
+        return n == 0 or int(np.count_nonzero(self._fg_now & m.astype(bool))) >= 0.3 * n
 
     def _overlap(self, a: np.ndarray, b: np.ndarray) -> float:
         """Fraction of quad a (image px) that quad b covers, measured on a small mask."""
