@@ -35,3 +35,22 @@ def test_every_standard_card_is_a_card_of_the_game(game: str) -> None:
     codes = [c for c in get_deck("standard").codes if not (c == "JK" and game == "wig-out")]
     unknown = [code for code in codes if not KNOWS[game](code)]
     assert unknown == []
+
+
+@pytest.mark.parametrize("game", list(KNOWS))
+def test_every_card_the_simulated_players_lay_is_printed_in_its_deck(game: str) -> None:
+    """The demo acts the simulators' moves out with the printed cards, so every code they play
+    must be one of the deck's (a '?' is a card the camera could not read)."""
+    from referee.rules import MatchHeader
+    from referee.sim import make_simulator
+
+    header = MatchHeader(game, tuple(Seat(i + 1, f"P{i + 1}", "red") for i in range(4)))
+    played: set[str] = set()
+    for seed in range(2):
+        for ev in make_simulator(header, seed).events():
+            card = getattr(ev, "card", None)
+            if card:
+                played.add(card)
+            for cards in getattr(ev, "layout", {}).values():
+                played.update(cards)
+    assert played - {"?"} <= set(get_deck(game).codes)

@@ -32,7 +32,7 @@ from .base import SeriesSimulator
 
 SIZES = ("small", "medium", "large")
 SIZE_LETTERS = "SML"
-ACTIONS = ("PASS", "REVERSE")
+ACTIONS = ("PASS", "REV")  # the printed deck's codes (vision/decks/games.py)
 DISCARD = Place("discard")
 
 
@@ -41,8 +41,8 @@ def deck_cards(letters: list[str]) -> list[str]:
     exact = [f"{c}{s}" for c in letters for s in SIZE_LETTERS] * 2  # 18
     by_colour = [f"{c}X" for c in letters] * 3  # 9
     by_size = [f"X{s}" for s in SIZE_LETTERS] * 3  # 9
-    return (exact + by_colour + by_size + ["XX"] * 4 + ["PASS"] * 4 + ["REVERSE"] * 4
-            + ["XX+DRAW"] * 3 + ["XX+REVERSE"] * 3)
+    return (exact + by_colour + by_size + ["XX"] * 4 + ["PASS"] * 4 + ["REV"] * 4
+            + ["XX-DRAW"] * 3 + ["XX-REV"] * 3)
 
 
 class Simulator(SeriesSimulator):
@@ -171,7 +171,7 @@ class Simulator(SeriesSimulator):
             self._emit(CardPlaced(self._tick(), seat=seat, card=card, to=DISCARD,
                                   source=Place("hand", seat)), "legal")
             if card in ACTIONS:
-                if card == "REVERSE":
+                if card == "REV":
                     self.direction = -self.direction
                 return self._next(seat)
             matches = self._matches(card)
@@ -185,10 +185,10 @@ class Simulator(SeriesSimulator):
                 continue
             if len(self.tower) >= 9 or not hand:
                 return -1
-            if card == "XX+REVERSE":
+            if card == "XX-REV":
                 self.direction = -self.direction
             nxt = self._next(seat)
-            if card == "XX+DRAW":
+            if card == "XX-DRAW":
                 self.hands[nxt].append(self._draw())
             return nxt
         return None
