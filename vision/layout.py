@@ -234,6 +234,9 @@ def make_layout(seats: int, table_w: float = 1100.0, table_h: float = 900.0,
         lay.spot_seat["discard"] = None
         lay.spots["draw"] = Box(cx - 2.2 * SLOT_PITCH_MM, cy, CARD_W_MM + 10, CARD_H_MM + 10)
         lay.spot_seat["draw"] = None
+    if game == "wonky":  # the block tower stands between the draw and discard piles
+        lay.spots["tower"] = Box(cx, cy, 90.0, 90.0)
+        lay.spot_seat["tower"] = None
     if game == "slap-wacky":
         # 6 pattern areas (3 x 2), each 4 positions in a 2 x 2 block.
         pw, ph = 2 * (CARD_W_MM + 6), 2 * (CARD_H_MM + 6)

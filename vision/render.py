@@ -449,8 +449,9 @@ class Renderer:
                                         h).reshape(-1, 2)
 
     def render(self, cards: list[CardPose], hands: list[HandPose],
-               rng: np.random.Generator) -> RenderResult:
-        """One frame and its truth. rng draws the noise offset (and nothing else)."""
+               rng: np.random.Generator, blocks: list | None = None) -> RenderResult:
+        """One frame and its truth. rng draws the noise offset (and nothing else). blocks:
+        Wonky's blocks (vision.blocks.BlockPose), drawn over the cards and under the hands."""
         W, H = self.size
         look = self.look
         frame = self.background.copy()
@@ -476,6 +477,8 @@ class Renderer:
             areas[i] = 0
             self._draw_card(frame, cp, q)
             del tmp
+        if blocks:
+            self._draw_blocks(frame, blocks, shadow)
         hands_px = []
         for hp in hands:
             outline = self._draw_hand(frame, hp, shadow, labels)
@@ -510,6 +513,24 @@ class Renderer:
                 cp.angle_deg, cp.face_up, cp.back, vis, self._is_top(cards, order, n - 1))))
         truth.sort(key=lambda p: p[0])
         return RenderResult(frame, [t for _, t in truth], hands_px)
+
+    def _draw_blocks(self, frame: np.ndarray, blocks: list, shadow: np.ndarray | None) -> None:
+        from vision.blocks import CameraModel, draw_block, shadow_polygon
+
+        cam = CameraModel(self.k, self.r, self.c)
+        if shadow is not None:
+            per_mm = self._shadow_offset(1.0) - self._shadow_offset(0.0)
+            for bp in blocks:
+                poly = shadow_polygon(cam, bp, per_mm) / self.SHADOW_SCALE
+                cv2.fillConvexPoly(shadow, np.round(poly * 16).astype(np.int32), 200, cv2.LINE_AA, 4)
+            for bp in blocks:  # a block's shadow does not fall on the block itself
+                hull = cv2.convexHull(cam.project(bp.corners()).astype(np.float32))
+                cv2.fillConvexPoly(shadow, np.round(hull.reshape(-1, 2) / self.SHADOW_SCALE * 16)
+                                   .astype(np.int32), 0, cv2.LINE_8, 4)
+        # lower blocks first; of blocks at one height, the farther from the camera first
+        for bp in sorted(blocks, key=lambda b: (b.z_mm, -math.hypot(b.x_mm - self.c[0],
+                                                                     b.y_mm - self.c[1]))):
+            draw_block(frame, cam, bp)
 
     def _shadow_offset(self, lift: float) -> np.ndarray:
         d = 1.0 + 0.6 * lift  # light from above-left-front

@@ -199,8 +199,10 @@ class SimTable:
     def __init__(self, layout: TableLayout, deck: DeckLike, actions, *,
                  initial: list[CardPose] | None = None, camera: CameraSpec | None = None,
                  look: Look | None = None, fps: float = 30.0, t0: float = 0.0,
-                 duration: float | None = None, rng: np.random.Generator | None = None) -> None:
+                 duration: float | None = None, rng: np.random.Generator | None = None,
+                 tower=None) -> None:
         self.layout, self.deck, self.fps, self.t0 = layout, deck, float(fps), float(t0)
+        self.tower = tower  # Wonky's blocks (vision.sim_tower.SimTower), if any
         self.rng = rng if rng is not None else np.random.default_rng(0)
         self.actions = sorted((TableAction.of(a) for a in actions), key=lambda a: a.t)
         self.renderer = Renderer(camera or CameraSpec(), look or Look(), layout.table_w,
@@ -279,7 +281,13 @@ class SimTable:
                 elif c.on_table:
                     cards.append(CardPose(c.deck, c.code, c.x, c.y, c.angle, c.face_up, c.back,
                                           c.z, key=c.key))
-            res = self.renderer.render(cards, hands, self.rng)
+            blocks: list = []
+            if self.tower is not None:
+                before = len(self.tower.events)
+                blocks, arms = self.tower.step(t)
+                hands.extend(arms)
+                self.events.extend(self.tower.events[before:])
+            res = self.renderer.render(cards, hands, self.rng, blocks=blocks)
             self.last_render = res
             vis = {c.code: c.visible for c in res.cards}
             for ev in self.events[n_seen:]:

@@ -146,4 +146,30 @@ class HandOverTableObs:
     kind: str = "hand_over_table"
 
 
-TableObservation = CardRestObs | RevealObs | TakeBackObs | DealObs | HandOverTableObs
+@dataclass(frozen=True)
+class BlockObs:
+    """A block came to rest on top of Wonky's tower (seen from above); t: its first still frame.
+
+    size is "small", "medium" or "large"; confidence in 0..1 says how clearly the top face's
+    measured size fitted that size rather than the next one.
+    """
+
+    colour: str
+    size: str
+    t: float
+    seat: int | None = None
+    confidence: float = 1.0
+    kind: str = "block"
+
+
+@dataclass(frozen=True)
+class TowerFellObs:
+    """The tower lost blocks (fell, or a block was taken off): blocks_left still stand."""
+
+    blocks_left: int
+    t: float
+    kind: str = "tower_fell"
+
+
+TableObservation = (CardRestObs | RevealObs | TakeBackObs | DealObs | HandOverTableObs | BlockObs
+                    | TowerFellObs)
