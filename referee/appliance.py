@@ -70,7 +70,14 @@ def run_appliance(args: argparse.Namespace) -> int:
         options["t0"] = clock()  # recorded frames are stamped on the table's clock from now
     source = open_source(config.camera.source, **options)
     layout = make_layout(seats, config.table.width_mm, config.table.height_mm, game=game)
-    loop = VisionLoop(table, game, seats, get_deck(game), layout)
+    colours = tuple(c.strip() for c in str(table.snapshot()["options"].get(
+        "colours", "red,green,blue")).split(","))
+    if game == "wonky":
+        from vision.blocks import colour_hue
+
+        for colour in colours:  # an unknown colour: one clear error now, not in the camera thread
+            colour_hue(colour)
+    loop = VisionLoop(table, game, seats, get_deck(game), layout, config.camera.hfov_deg, colours)
     camera = threading.Thread(target=run_camera, args=(loop, source, stop), name="camera",
                               daemon=True)
     camera.start()

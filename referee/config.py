@@ -62,6 +62,7 @@ class CameraConfig:
     width: int = 1280
     height: int = 720
     fps: int = 30
+    hfov_deg: float = 66.0  # the lens's horizontal field of view: Wonky's block sizes need it
 
     @property
     def kind(self) -> str:
@@ -290,6 +291,7 @@ def _camera(raw: Mapping[str, Any], path: Path | None) -> CameraConfig:
         width=s.integer("width", 160, 4608),
         height=s.integer("height", 120, 3456),
         fps=s.integer("fps", 1, 120),
+        hfov_deg=s.number("hfov_deg", 20.0, 170.0),
     )
 
 

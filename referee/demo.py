@@ -11,6 +11,7 @@ buzzes (a recording buzzer), stores and serves the dashboard.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import threading
 import time
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.rules import (
+    BlockAdded,
     CardPlaced,
     CardRevealed,
     CardTakenBack,
@@ -30,15 +32,18 @@ from referee.rules import (
     PadPress,
     Place,
     Seat,
+    Tilt,
+    TowerFell,
 )
 from referee.sim import make_simulator
 from referee.table import Table
 
 SEAT_NAMES = ["Ann", "Ben", "Cleo", "Dev", "Eli", "Fay"]
 COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"]
-VISION_KINDS = (CardPlaced, CardRevealed, CardTakenBack)
+VISION_KINDS = (CardPlaced, CardRevealed, CardTakenBack, BlockAdded, TowerFell)
 PAD_PINS = [17, 27, 22, 23, 5, 6]
 HAND_SPEED_MM_S = 1400.0
+DEMO_HFOV_DEG = 70.0  # the simulated camera's lens
 MAX_LAG_S = 0.15  # frames older than this when their turn comes are dropped, as a camera would  # vision/sim_table.py's arm speed: used to time the arm's start
 
 
@@ -167,7 +172,8 @@ def table_script(plan: RoundPlan, layout: Any, deck: Any, seats: int,
     actions = []
     for ev in plan.events:
         seat = getattr(ev, "seat", None)
-        if not isinstance(ev, VISION_KINDS) or seat is None or not 1 <= seat <= seats:
+        if (not isinstance(ev, VISION_KINDS) or isinstance(ev, BlockAdded | TowerFell)
+                or seat is None or not 1 <= seat <= seats):
             continue
         if isinstance(ev, CardPlaced):
             target = _target(ev.to, layout, piles)
@@ -202,6 +208,43 @@ def table_script(plan: RoundPlan, layout: Any, deck: Any, seats: int,
     return initial, actions
 
 
+def tower_script(plan: RoundPlan, refused: set[tuple]) -> list[Any]:
+    """Wonky: the blocks the players bring to the tower, take off again and knock over.
+
+    refused: the (t, seat, colour, size) of blocks the referee does not accept: their players
+    take them off again a moment later, as the referee tells them to."""
+    from vision.sim_tower import TowerAction
+
+    actions: list[Any] = []
+    standing = 0
+    for ev in plan.events:
+        if isinstance(ev, BlockAdded):
+            actions.append(TowerAction(ev.t, "add", ev.seat or 1, ev.colour, ev.size))
+            if (ev.t, ev.seat, ev.colour, ev.size) in refused:
+                actions.append(TowerAction(ev.t + 0.9, "take_off", ev.seat or 1))
+            else:
+                standing += 1
+        elif isinstance(ev, Tilt) and standing:
+            actions.append(TowerAction(ev.t, "fall"))
+            standing = 0
+    return actions
+
+
+def refused_blocks(header: MatchHeader, events: list[Event]) -> set[tuple]:
+    """The blocks the rules core does not add to the tower (judged once, before the match)."""
+    from referee.rules.match import Match
+
+    match = Match(header)
+    refused: set[tuple] = set()
+    for ev in events:
+        index = len(match.events)
+        verdicts = match.apply(ev)
+        if isinstance(ev, BlockAdded) and not any(v.ruling == "legal" and v.event == index
+                                                  for v in verdicts):
+            refused.add((ev.t, ev.seat, ev.colour, ev.size))
+    return refused
+
+
 # --- the demo ------------------------------------------------------------------------------------
 
 
@@ -220,6 +263,7 @@ class Demo:
         self.dropped = 0
         self._mock: Any = None
         self._pads: Any = None
+        self._refused: set[tuple] = set()
 
     # pads through gpiozero's mock pins, like the real appliance's pads
     def _open_pads(self) -> None:
@@ -264,6 +308,8 @@ class Demo:
         header = MatchHeader(self.game, tuple(Seat(i + 1, s["name"], s["colour"])
                                                for i, s in enumerate(seats)))
         events = list(make_simulator(header, seed).events())
+        # Wonky: the blocks the referee will refuse are taken off again on the simulated table
+        self._refused = refused_blocks(header, events) if self.game == "wonky" else set()
         self.table.setup(self.game, seats, {})
         self.table.start()
         rounds = split_rounds(events)
@@ -277,12 +323,13 @@ class Demo:
             self.table.stop()
 
     def play_round(self, plan: RoundPlan, shift: float) -> None:
+        tower = [dataclasses.replace(a, t=a.t + shift) for a in tower_script(plan, self._refused)]
         plan = RoundPlan(_shifted(plan.deal, shift), [_shifted(e, shift) for e in plan.events])
         # The simulator's own clock lines are left out: the table's ticker keeps the live clock.
         direct = [e for e in plan.events if not isinstance(e, Clock)
                   and not (self.vision and isinstance(e, VISION_KINDS))]
         if self.vision:
-            self._play_with_vision(plan, direct)
+            self._play_with_vision(plan, direct, tower)
         else:
             self.table.submit(plan.deal)
             self._dispatch(direct, math.inf)
@@ -299,7 +346,7 @@ class Demo:
                 self.table.submit(ev)
         return pending
 
-    def _play_with_vision(self, plan: RoundPlan, direct: list[Event]) -> None:
+    def _play_with_vision(self, plan: RoundPlan, direct: list[Event], tower_actions: list[Any]) -> None:
         import numpy as np
 
         from referee.vision_loop import VisionLoop
@@ -314,12 +361,19 @@ class Demo:
         initial, actions = table_script(plan, layout, deck, self.seats, backs)
         lead = 1.0  # the camera runs a moment before the deal so the tracker sees it still
         start = plan.deal.t - lead
+        tower = None
+        if "tower" in layout.spots:
+            from vision.sim_tower import SimTower
+
+            spot = layout.spots["tower"]
+            tower = SimTower(layout, (spot.cx, spot.cy), tower_actions,
+                             np.random.default_rng(self.seed + 1))
         sim = SimTable(layout, deck, actions, initial=initial,
                        camera=CameraSpec(width=self.camera_size[0], height=self.camera_size[1],
-                                         tilt_deg=8.0),
+                                         hfov_deg=DEMO_HFOV_DEG, tilt_deg=8.0),
                        look=Look(), fps=self.fps, t0=start, duration=plan.end - start + 2.0,
-                       rng=np.random.default_rng(self.seed))
-        loop = VisionLoop(self.table, self.game, self.seats, deck, layout)
+                       rng=np.random.default_rng(self.seed), tower=tower)
+        loop = VisionLoop(self.table, self.game, self.seats, deck, layout, hfov_deg=DEMO_HFOV_DEG)
         pending = list(direct)
         frames = iter(sim)
         while True:

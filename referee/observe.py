@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.rules import (
+    BlockAdded,
     CardPlaced,
     CardRevealed,
     CardTakenBack,
@@ -21,6 +22,7 @@ from referee.rules import (
     Event,
     EventError,
     Place,
+    TowerFell,
 )
 
 # Face-down cards per seat at the deal, by game (rulebooks): place area -> count.
@@ -131,6 +133,10 @@ class Observer:
             return [CardTakenBack(obs.t, obs.seat, obs.code, at)]
         if kind == "deal":
             return [self.deal(obs)]
+        if kind == "block":  # Wonky: the seat is the current player's unless vision saw it
+            return [BlockAdded(obs.t, obs.seat, obs.colour, obs.size)]
+        if kind == "tower_fell":
+            return [TowerFell(obs.t, obs.blocks_left)]
         return []
 
     def deal(self, obs: Any) -> Deal:

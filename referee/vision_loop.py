@@ -27,12 +27,17 @@ def _verdict_colour(verdict: dict[str, Any]) -> tuple[int, int, int]:
 class VisionLoop:
     """Feeds frames through calibration, tracking and observation into the table."""
 
-    def __init__(self, table: Table, game: str, seats: int, deck: Any, layout: Any) -> None:
+    def __init__(self, table: Table, game: str, seats: int, deck: Any, layout: Any,
+                 hfov_deg: float = 66.0, block_colours: tuple[str, ...] = ("red", "green", "blue")
+                 ) -> None:
         self.table = table
         self.deck = deck
         self.layout = layout
         self.observer = Observer(game, seats)
         self.tracker: Any = None
+        self.tower: Any = None  # Wonky: the block tower's watcher
+        self.hfov_deg = hfov_deg
+        self.block_colours = block_colours
         self.frames = 0
         self.calibration_error: str | None = None
         self.timings: list[tuple[float, float]] = []  # (frame capture t, done on table clock)
@@ -48,6 +53,12 @@ class VisionLoop:
             return False
         self.calibration_error = None
         self.tracker = Tracker(self.deck, self.layout, cal)
+        if "tower" in self.layout.spots:
+            from vision.tower import TowerWatcher
+
+            spot = self.layout.spots["tower"]
+            self.tower = TowerWatcher(cal.table_to_image, cal.image_size, (spot.cx, spot.cy),
+                                      self.block_colours, self.hfov_deg)
         return True
 
     def process(self, frame: Any) -> int:
@@ -55,7 +66,10 @@ class VisionLoop:
         if self.tracker is None and not self._calibrate(frame.image):
             return 0
         n = 0
-        for obs in self.tracker.update(frame):
+        observations = list(self.tracker.update(frame))
+        if self.tower is not None:
+            observations += self.tower.update(frame)
+        for obs in observations:
             for ev in self.observer.translate(obs):
                 self.table.submit(ev)
                 n += 1

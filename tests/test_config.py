@@ -159,3 +159,11 @@ def test_every_option_is_documented_once_and_in_the_example(section: str, option
 def test_parse_config_without_a_path() -> None:
     with pytest.raises(ConfigError, match=r"^configuration: line 1: not valid TOML"):
         parse_config("[web\n")
+
+
+def test_the_lens_field_of_view_is_read_and_checked(tmp_path: Path) -> None:
+    assert load_config(None).camera.hfov_deg == 66.0
+    c = load_config(write(tmp_path, "[camera]\nhfov_deg = 102\n"))
+    assert c.camera.hfov_deg == 102.0
+    with pytest.raises(ConfigError, match="hfov_deg"):
+        load_config(write(tmp_path, "[camera]\nhfov_deg = 400\n"))

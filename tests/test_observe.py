@@ -75,3 +75,15 @@ def test_a_card_laid_on_the_seats_own_waste_or_row_from_hiding_is_a_reveal() -> 
     (moved,) = obs.translate(rest("R4", 200, 800, 3.0, seat=1, zone="row:1:3",
                                   from_zone="waste:1"))
     assert isinstance(moved, CardPlaced)  # from the waste into the row: judged as a play
+
+
+def test_wonky_blocks_and_falls_seen_by_the_camera_become_table_events() -> None:
+    from referee.rules import BlockAdded, TowerFell
+    from vision.types import BlockObs, TowerFellObs
+
+    obs = Observer("wonky", 3)
+    (block,) = obs.translate(BlockObs("green", "small", 4.2))
+    assert isinstance(block, BlockAdded)
+    assert (block.t, block.seat, block.colour, block.size) == (4.2, None, "green", "small")
+    (fell,) = obs.translate(TowerFellObs(2, 6.0))
+    assert isinstance(fell, TowerFell) and (fell.t, fell.blocks_left) == (6.0, 2)
