@@ -44,6 +44,8 @@ from vision.types import (
     TakeBackObs,
 )
 
+SURE = 0.95  # a read this sure settles a new card: its other outline hypotheses are not read
+
 
 def _default_readers(deck) -> tuple[Callable, Callable]:
     """identify_region and identify for this deck: the real recogniser, or the stand-in's."""
@@ -676,18 +678,7 @@ class Tracker:
         new_quads = self._card_quads(frame, reg, st)
         new_dets: list[Detection] = []
         for g in range(0, len(new_quads), 3):  # diff box, edge fit, edge fit turned
-            best: Detection | None = None
-            for q in new_quads[g + 1:g + 3] + new_quads[g:g + 1]:
-                self.stats["reads"] += 1
-                d = self._read(img, q, self.deck)
-                if self.debug:
-                    print("read", k, d.code, d.face_up, round(d.confidence, 3), q.round(1).tolist())
-                if d.code == UNKNOWN and (d.back is None or d.face_up):
-                    continue
-                if d.confidence < self.min_conf:
-                    continue
-                if best is None or d.confidence > best.confidence + 0.05:
-                    best = d
+            best = self._best_of(img, new_quads[g + 1:g + 3] + new_quads[g:g + 1], k)
             if best is not None:
                 new_dets.append(best)
         # model cards in this region: still there, covered, or gone?
@@ -707,6 +698,8 @@ class Tracker:
             if covered:
                 kn.top = False
                 continue
+            if not self._changed_at(kn.quad):
+                continue  # its picture is as it was: still there, no need to read it again
             self.stats["reads"] += 1
             still = self._read(img, kn.quad, self.deck)
             if still.code == kn.code and still.face_up == kn.face_up:
@@ -773,6 +766,24 @@ class Tracker:
             rm = np.repeat(np.repeat(regd, 2, axis=0), 2, axis=1)
             self._ref_mid[rm] = self._mid_now[rm]
         return out
+
+    def _best_of(self, img: np.ndarray, outlines: list[np.ndarray], k: int) -> Detection | None:
+        """The surest read of one card among its outline hypotheses."""
+        best: Detection | None = None
+        for q in outlines:
+            self.stats["reads"] += 1
+            d = self._read(img, q, self.deck)
+            if self.debug:
+                print("read", k, d.code, d.face_up, round(d.confidence, 3), q.round(1).tolist())
+            if d.code == UNKNOWN and (d.back is None or d.face_up):
+                continue
+            if d.confidence < self.min_conf:
+                continue
+            if best is None or d.confidence > best.confidence + 0.05:
+                best = d
+            if best.confidence >= SURE:
+                break  # read surely: the other outlines of this card need no read
+        return best
 
     def _changed_at(self, quad: np.ndarray) -> bool:
         """Does the table differ from its reference picture over much of this card?"""
