@@ -218,8 +218,9 @@ class TowerWatcher:
         if left == 0 and self.stack and not self._bare(img, self.stack[0].face):
             left = len(self.stack)  # the top is hidden, yet the tower's foot is not bare: unsure
         if left < len(self.stack):
+            top = self.stack[-1]
             del self.stack[left:]
-            out.append(TowerFellObs(left, self._since(img, change)))
+            out.append(TowerFellObs(left, self._gone_since(top, img, change)))
         if new is not None:
             out.append(self._add(img, new))
         self.ref = img
@@ -333,6 +334,18 @@ class TowerWatcher:
         _, c, size, comp, conf = new
         self.stack.append(_Placed(self.colours[c], size, comp, img))
         return BlockObs(self.colours[c], size, self._since(img, comp), None, round(conf, 3))
+
+    def _gone_since(self, top: _Placed, img: np.ndarray, change: np.ndarray) -> float:
+        """Capture time of the first frame in which the old top block's face no longer looked
+        as when it was added (the moment it was lifted or the tower began to fall)."""
+        m = top.face
+        after = None
+        for ft, old in reversed(self.history):
+            moved = (cv2.absdiff(old, top.picture).max(axis=2) > MOTION_LEVEL) & ~_same_colour(old, top.picture)
+            if float(moved[m].mean()) <= 0.1:
+                return after if after is not None else ft
+            after = ft
+        return self._since(img, change)
 
     def _since(self, img: np.ndarray, where: np.ndarray) -> float:
         """Capture time of the first frame (of the recent history) from which the picture at
