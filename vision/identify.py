@@ -394,6 +394,12 @@ def _pose_search(image: np.ndarray, q: np.ndarray, t: _Templates, n_codes: int =
     return _moved(q, *p)
 
 
+def _promising(m: _Match) -> bool:
+    """Is this unsure read near enough a card to be worth the slow search of its exact pose?
+    (An outline of a shadow, a hand or cloth fits no template: searching it costs time.)"""
+    return m.error < 0.045 and m.covered < 0.7 and m.structure > -0.5
+
+
 def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
                search: bool = True) -> tuple[np.ndarray, _Match]:
     """Read the quad as given and as sharpened on the image's edges (a tracker's or a blob's quad
@@ -413,7 +419,7 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
         m = _match(rectify(image, g), t)
         if _better(m, best[1]):
             best = (g, m)
-    if best[1].confidence < 0.9 and search:
+    if best[1].confidence < 0.9 and search and _promising(best[1]):
         g = _pose_search(image, best[0], t)
         m = _read_pic(image, g, t)
         if _better(m, best[1]):
@@ -503,7 +509,7 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None) -> lis
     for _, corners, det, m in hyps:
         if any(_inside(tuple(np.array(det.corners, np.float32).mean(axis=0)), kq) for kq in quads):
             continue
-        if det.confidence < 0.9 and m.error < 0.045 and m.covered < 0.7 and m.structure > -0.5:
+        if det.confidence < 0.9 and _promising(m):
             det, m = _read_region(image, corners, deck, refine=False, search=True)
         if det.code == UNKNOWN and det.back is None:
             continue

@@ -50,6 +50,8 @@ class _Move:
         self.edge = np.array(s.point(lateral * 0.8, -40.0))
         self.skin = SKIN_TONES[(act.seat * 2 + 1) % len(SKIN_TONES)]
         self.target = np.array(tower.spot) + rng.normal(0, 2.5, 2)
+        self.placed = False  # an added block has come to rest on the tower
+        self.block: BlockPose | None = None  # the block a take-off lifted
         dist = float(np.linalg.norm(self.target - self.edge))
         travel = 0.12 + dist / HAND_SPEED_MM_S * 1.6
         if act.kind == "add":
@@ -142,7 +144,6 @@ class SimTower:
                                             a.y_mm + (b.y_mm - a.y_mm) * u, a.z_mm * (1 - u) ** 2,
                                             a.angle_deg + 40 * u))
         height = sum(b.edge for b in self.stack)
-        top_taken = False
         for m in list(self.moves):
             a = m.act
             if a.kind == "add":
@@ -155,8 +156,8 @@ class SimTower:
                                             m.angle + 30 * (1 - u)))
                     hands.append(m.hand(t, lift + edge))  # type: ignore[arg-type]
                 else:
-                    if not getattr(m, "placed", False):
-                        m.placed = True  # type: ignore[attr-defined]
+                    if not m.placed:
+                        m.placed = True
                         self.stack.append(BlockPose(a.colour, a.size, float(m.target[0]),
                                                     float(m.target[1]), height, m.angle))
                         self.events.append(BlockObs(a.colour, a.size, t, a.seat))
@@ -165,24 +166,22 @@ class SimTower:
                     if hp is not None:
                         hands.append(hp)
             else:  # take_off
-                if not self.stack and not getattr(m, "block", None):
+                if not self.stack and m.block is None:
                     self.moves.remove(m)
                     continue
-                if t >= m.t_land and not getattr(m, "block", None):
-                    m.block = self.stack.pop()  # type: ignore[attr-defined]
-                    height -= m.block.edge  # type: ignore[attr-defined]
+                if t >= m.t_land and m.block is None:
+                    m.block = self.stack.pop()
+                    height -= m.block.edge
                     self.events.append(TowerFellObs(len(self.stack), t))
-                    top_taken = True
                 hp = m.hand(t, height + 40.0)
                 if hp is not None:
                     hands.append(hp)
-                    b = getattr(m, "block", None)
+                    b = m.block
                     if b is not None:
                         hx, hy = hp.hand_mm
                         blocks.append(BlockPose(b.colour, b.size, hx, hy, height + 20.0, b.angle_deg))
             if t >= m.t_gone:
                 self.moves.remove(m)
-        del top_taken
         return self.stack + blocks, hands
 
     def frames(self, camera: CameraSpec, look: Look, fps: float = 30.0, t0: float = 0.0,
