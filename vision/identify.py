@@ -377,20 +377,41 @@ def _pose_search(image: np.ndarray, q: np.ndarray, t: _Templates, n_codes: int =
             ids.append(i)
             if len(ids) >= n_codes:
                 break
-    sub = _subset(t, np.flatnonzero(np.isin(t.ident, ids)))
+    rows = np.flatnonzero(np.isin(t.ident, ids))
+    sub = _subset(t, rows)
     short = float(np.linalg.norm(q[0] - q[1]))
     p = np.zeros(4)
     p[3] = 1.0
-    best = float(_scores(_picture(image, q), sub)[0].min())
+    best = float(score[rows].min())
     steps = np.array([0.06 * short, 0.06 * short, np.radians(3.0), 0.04])
-    plan = [(i, k, 1.0) for i in (0, 1, 2, 3, 0, 1) for k in (-2, -1, 1, 2)]
-    plan += [(i, k, 0.5) for i in (0, 1, 2) for k in (-1, 1)][:rounds * 3 * 2 - 6 if rounds > 1 else 0]
-    for i, k, f in plan:
+
+    def tried(i: int, k: float) -> np.ndarray | None:  # p moved k steps along i, if better
+        nonlocal best
         cand = p.copy()
-        cand[i] += k * steps[i] * f
+        cand[i] += k * steps[i]
         v = float(_scores(_picture(image, _moved(q, *cand)), sub)[0].min())
         if v < best:
-            best, p = v, cand
+            best = v
+            return cand
+        return None
+
+    # along each of shift x, shift y, turn, scale (then the shifts again): a step either way,
+    # and a second step where the first one helped; then half steps
+    for i in (0, 1, 2, 3, 0, 1)[:6 if rounds > 1 else 4]:
+        for k in (-1.0, 1.0):
+            cand = tried(i, k)
+            if cand is not None:
+                p = cand
+                further = tried(i, k)
+                if further is not None:
+                    p = further
+                break
+    for i in (0, 1, 2) if rounds > 1 else ():
+        for k in (-0.5, 0.5):
+            cand = tried(i, k)
+            if cand is not None:
+                p = cand
+                break
     return _moved(q, *p)
 
 

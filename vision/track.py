@@ -44,7 +44,7 @@ from vision.types import (
     TakeBackObs,
 )
 
-SURE = 0.95  # a read this sure settles a new card: its other outline hypotheses are not read
+SURE = 0.9  # a read this sure settles a new card: its other outline hypotheses are not read
 
 
 def _default_readers(deck) -> tuple[Callable, Callable]:
@@ -698,6 +698,8 @@ class Tracker:
             if covered:
                 kn.top = False
                 continue
+            if not kn.top:
+                continue  # under another card (a pile): nothing of it to read
             if not self._changed_at(kn.quad):
                 continue  # its picture is as it was: still there, no need to read it again
             self.stats["reads"] += 1
