@@ -346,13 +346,20 @@ class Demo:
                 self.table.submit(ev)
         return pending
 
+    def _look(self) -> Any:
+        """The simulated room: green felt, but a wooden table for Wonky (its green blocks would
+        be hard to see on green felt: docs/games/wonky.md)."""
+        from vision.render import Look
+
+        return Look(cloth="wood", cloth_bgr=(60, 95, 140)) if self.game == "wonky" else Look()
+
     def _play_with_vision(self, plan: RoundPlan, direct: list[Event], tower_actions: list[Any]) -> None:
         import numpy as np
 
         from referee.vision_loop import VisionLoop
         from vision.decks import get_deck
         from vision.layout import make_layout
-        from vision.render import CameraSpec, Look
+        from vision.render import CameraSpec
         from vision.sim_table import SimTable
 
         deck = get_deck(self.game)
@@ -371,7 +378,7 @@ class Demo:
         sim = SimTable(layout, deck, actions, initial=initial,
                        camera=CameraSpec(width=self.camera_size[0], height=self.camera_size[1],
                                          hfov_deg=DEMO_HFOV_DEG, tilt_deg=8.0),
-                       look=Look(), fps=self.fps, t0=start, duration=plan.end - start + 2.0,
+                       look=self._look(), fps=self.fps, t0=start, duration=plan.end - start + 2.0,
                        rng=np.random.default_rng(self.seed), tower=tower)
         loop = VisionLoop(self.table, self.game, self.seats, deck, layout, hfov_deg=DEMO_HFOV_DEG)
         pending = list(direct)

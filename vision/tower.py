@@ -244,6 +244,18 @@ class TowerWatcher:
         other = (cls < 0) & ~shadow_like & ~revealed
         return float((change & other).sum()) > 0.35 * float(change.sum())
 
+    def _bitten(self, top: _Placed, c: int, comp: np.ndarray) -> bool:
+        """Is this face the top block's own, partly hidden (inside its remembered face, and no
+        longer a convex square)? A new block's face, even one of the same colour, is whole."""
+        if top.colour != self.colours[c] or float((comp & top.face).sum()) < 0.8 * float(comp.sum()):
+            return False
+        cnts, _ = cv2.findContours(comp.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not cnts:
+            return False
+        c0 = max(cnts, key=cv2.contourArea)
+        hull = float(cv2.contourArea(cv2.convexHull(c0)))
+        return hull > 0 and float(comp.sum()) / hull < 0.85
+
     def _shows_again(self, p: _Placed, img: np.ndarray, where: np.ndarray) -> bool:
         """Does the picture around this face look as when the block was added?"""
         m = where | p.face
@@ -297,6 +309,8 @@ class TowerWatcher:
                 if any(p.colour == self.colours[c] and self._shows_again(p, img, grown)
                        for p in self.stack):
                     continue  # a block of the tower showing again (the one above was taken off)
+                if self.stack and self._bitten(self.stack[-1], c, comp):
+                    continue  # the top block's face with a bite out of it: something lies on it
                 # the face's own rim (blurred, on the edge line) is given back: up to 2 px of
                 # its colour and nearly its brightness
                 comp_u8 = (cv2.dilate(comp.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0) & rim[c]

@@ -706,6 +706,10 @@ class Tracker:
             still = self._read(img, kn.quad, self.deck)
             if still.code == kn.code and still.face_up == kn.face_up:
                 continue
+            if self._laid_over(kn, still):
+                kn.top = False  # another card now lies on it: covered, not gone
+                new_dets.append(still)
+                continue
             self.model.remove(kn)
             if self.layout.seat_of_zone(kn.zone) is not None and kn.code != UNKNOWN:
                 self._left[kn.code] = kn.zone  # it left a seat zone: remember for its arrival
@@ -768,6 +772,14 @@ class Tracker:
             rm = np.repeat(np.repeat(regd, 2, axis=0), 2, axis=1)
             self._ref_mid[rm] = self._mid_now[rm]
         return out
+
+    def _laid_over(self, kn: _Known, read: Detection) -> bool:
+        """Is the sure read at a model card's place a new card on top of it? (Not when it is
+        the card known below it: then the card on top was taken away.)"""
+        if read.confidence < SURE or (read.code == UNKNOWN and read.face_up):
+            return False
+        below = [o for o in self.model if o is not kn and self._overlap(o.quad, kn.quad) > 0.2]
+        return not any(o.code == read.code and o.face_up == read.face_up for o in below)
 
     def _best_of(self, img: np.ndarray, outlines: list[np.ndarray], k: int) -> Detection | None:
         """The surest read of one card among its outline hypotheses."""
