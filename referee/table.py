@@ -29,6 +29,7 @@ from referee.rules import (
     Seat,
     TurnEnd,
     Verdict,
+    event_from_dict,
     find_game,
     game_names,
 )
@@ -73,6 +74,22 @@ def buzz_pattern(event: Event, verdicts: list[Verdict], round_over: bool) -> str
     if isinstance(event, TurnEnd) and "legal" in rulings:
         return "legal"
     return None
+
+
+# What the dashboard may add by hand: what the camera (or a pad, the tilt sensor) missed.
+ADDABLE = ("card", "reveal", "take_back", "block", "tower_fell", "press", "tilt")
+
+
+def missed_event(data: Any, now: float) -> Event:
+    """A table event the camera missed, entered on the dashboard in the table log's JSON form
+    (docs/table-log.md), stamped now unless it says when."""
+    if not isinstance(data, dict):
+        raise RefereeError('add needs the event, like {"kind": "block", "colour": "green", '
+                           '"size": "small"}')
+    if data.get("kind") not in ADDABLE:
+        raise RefereeError(f"add takes what the camera, a pad or the tilt sensor missed: one of "
+                           f"{', '.join(ADDABLE)}; not {data.get('kind')!r}")
+    return event_from_dict({"t": now, **data})
 
 
 class Table:
@@ -311,6 +328,8 @@ class Table:
                 self.submit(ManualEntry(now, "void", None, value))
             else:
                 self.submit(ManualEntry(now, "overrule", None, {**value, "ruling": ruling}))
+        elif action == "add":
+            self.submit(missed_event(args.get("event"), now))
         elif action == "manual":
             what = args.get("what")
             if not isinstance(what, str) or not what:
@@ -321,7 +340,7 @@ class Table:
             self.submit(ManualEntry(now, what, seat, args.get("value")))
         else:
             raise RefereeError(f"unknown command {action!r}; commands: start, go, pause, "
-                               "resume, stop, correct, manual")
+                               "resume, stop, correct, manual, add")
         return self.snapshot()
 
     def history(self) -> list[dict[str, Any]]:

@@ -199,3 +199,21 @@ def test_admin_setup_and_controls(page: Any, table: FakeTable, server: ServerHan
     page.locator("#verdicts .verdict").first.locator("button", has_text="Make illegal").click()
     page.wait_for_selector("#admin-msg:not([hidden])")
     assert next(v for v in table.snapshot()["recent"] if v["id"] == vid)["verdict"] == "illegal"
+
+
+def test_admin_adds_what_the_camera_missed(page: Any, table: FakeTable, server: ServerHandle) -> None:
+    page.goto(server.url + "/admin")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#add-form")
+    page.select_option("#a-kind", "card")
+    page.fill("#a-card", "r6")
+    page.fill("#a-place", "pile:2")
+    page.click("#add-form button[type=submit]")
+    page.wait_for_function("document.getElementById('admin-msg').textContent === 'Done: add'")
+    assert any(e["kind"] == "card" for e in table._events)
+    page.select_option("#a-kind", "take_back")
+    page.fill("#a-place", "")
+    page.click("#add-form button[type=submit]")
+    page.wait_for_selector("#admin-err:not([hidden])")
+    assert "'at'" in (page.text_content("#admin-err") or "")  # names the missing place

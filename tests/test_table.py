@@ -110,6 +110,22 @@ def test_correcting_a_verdict_rejudges(table: Table) -> None:
         table.command("correct", verdict_id=99, ruling="legal")
 
 
+def test_what_the_camera_missed_is_added_from_the_dashboard(table: Table, clock: FakeClock) -> None:
+    clock.now = 104.0
+    table.command("add", event={"kind": "card", "seat": 2, "card": "R6", "to": "pile:1"})
+    assert table.match is not None
+    added = table.match.events[-1]
+    assert isinstance(added, CardPlaced)
+    assert (added.t, added.seat, added.card, str(added.to)) == (104.0, 2, "R6", "pile:1")
+    assert table.match.verdicts[-1].event == len(table.match.events) - 1  # judged
+    with pytest.raises(RefereeError, match="not 'round_stop'"):
+        table.command("add", event={"kind": "round_stop"})
+    with pytest.raises(RefereeError, match="missing the field 'to'"):
+        table.command("add", event={"kind": "card", "seat": 1, "card": "R6"})
+    with pytest.raises(RefereeError, match="add needs the event"):
+        table.command("add", event="R6")
+
+
 def test_bad_setup_and_commands_are_clear_errors(table: Table) -> None:
     with pytest.raises(RefereeError, match="unknown game 'chess'"):
         table.setup("chess", SEATS, {})

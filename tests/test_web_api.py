@@ -296,6 +296,15 @@ def test_correct_a_verdict_and_manual_entry(client: FlaskClient, table: FakeTabl
     assert table.snapshot()["seats"][1]["info"]["hand"] == 4
 
 
+def test_add_what_the_camera_missed(client: FlaskClient, table: FakeTable) -> None:
+    r = client.post("/api/command", json={"action": "add", "event": {
+        "kind": "block", "seat": 1, "colour": "green", "size": "small"}}, headers=ADMIN)
+    assert r.status_code == 200 and r.get_json()["result"]["added"] == "block"
+    r = client.post("/api/command", json={"action": "add", "event": {"kind": "deal"}},
+                    headers=ADMIN)
+    assert r.status_code == 400 and "camera, a pad or the tilt sensor missed" in error_of(r)
+
+
 # ----- setup ---------------------------------------------------------------------------------
 
 def _stop(client: FlaskClient) -> None:

@@ -217,11 +217,12 @@ class FakeTable:
             handler = {
                 "start": self._cmd_start, "go": self._cmd_go, "pause": self._cmd_pause,
                 "resume": self._cmd_resume, "stop": self._cmd_stop,
-                "correct": self._cmd_correct, "manual": self._cmd_manual,
+                "correct": self._cmd_correct, "manual": self._cmd_manual, "add": self._cmd_add,
             }.get(action)
             if handler is None:
                 raise ValueError(
-                    f"unknown command {action!r}; use start, go, pause, resume, stop, correct or manual"
+                    f"unknown command {action!r}; use start, go, pause, resume, stop, correct, "
+                    "manual or add"
                 )
             result = handler(**args)
         self._publish_state()
@@ -397,6 +398,17 @@ class FakeTable:
         self._version += 1
         self.hub.publish("event", event)
         return {"seat": seat, "what": what, "value": value}
+
+    def _cmd_add(self, event: Any = None) -> dict[str, Any]:
+        """What the camera missed, in the table log's JSON form (checked like the real table)."""
+        from referee.table import missed_event
+
+        ev = missed_event(event, self._clock())
+        seat = getattr(ev, "seat", None)
+        added = self._add_event(ev.kind, seat if isinstance(seat, int) else None)
+        self._version += 1
+        self.hub.publish("event", added)
+        return {"added": ev.kind}
 
     def _end_round(self) -> None:
         with self._lock:

@@ -15,7 +15,7 @@ MessageType = Literal["event", "verdict", "state"]
 
 STATES: tuple[str, ...] = ("idle", "setup", "running", "paused", "stopped", "finished")
 VERDICT_KINDS: tuple[str, ...] = ("legal", "illegal", "late", "ignored", "info")
-COMMANDS: tuple[str, ...] = ("start", "go", "pause", "resume", "stop", "correct", "manual")
+COMMANDS: tuple[str, ...] = ("start", "go", "pause", "resume", "stop", "correct", "manual", "add")
 
 
 class SeatDict(TypedDict):

@@ -17,6 +17,7 @@ COMMAND_ARGS: dict[str, tuple[str, ...]] = {
     "start": (), "go": (), "pause": (), "resume": (), "stop": (),
     "correct": ("verdict_id", "ruling", "note"),
     "manual": ("seat", "what", "value"),
+    "add": ("event",),
 }
 
 

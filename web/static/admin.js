@@ -33,10 +33,13 @@
     $("round").textContent = s.round ? `Round ${s.round}` : "–";
     $("state").textContent = s.state;
     $("state").className = `badge ${s.state}`;
-    const sel = $("m-seat");
-    const cur = sel.value;
-    sel.replaceChildren(...s.seats.map((x) => el("option", { value: x.seat, text: `${x.seat}: ${x.name} (${x.colour})` })));
-    if (cur) sel.value = cur;
+    for (const id of ["m-seat", "a-seat"]) {
+      const sel = $(id);
+      if (!sel) continue;
+      const cur = sel.value;
+      sel.replaceChildren(...s.seats.map((x) => el("option", { value: x.seat, text: `${x.seat}: ${x.name} (${x.colour})` })));
+      if (cur) sel.value = cur;
+    }
     verdicts.fromSnapshot(s);
   }
 
@@ -46,6 +49,16 @@
     ev.preventDefault();
     command({ action: "manual", seat: Number($("m-seat").value), what: $("m-what").value,
               value: Number($("m-value").value) });
+  });
+  // what the camera missed, in the table log's form (docs/table-log.md)
+  $("add-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const kind = $("a-kind").value, seat = Number($("a-seat").value);
+    const card = $("a-card").value.trim().toUpperCase(), place = $("a-place").value.trim();
+    const event = { card: { kind, seat, card, to: place }, take_back: { kind, seat, card, at: place },
+      block: { kind, seat, colour: $("a-colour").value.trim().toLowerCase(), size: $("a-size").value },
+      tower_fell: { kind, blocks_left: 0 } }[kind];
+    command({ action: "add", event });
   });
   Ref.loadGames().then(() => Ref.getJSON("/api/match")).then(render).catch(() => {});
   Ref.live({ state: render });
