@@ -42,9 +42,9 @@ SEAT_NAMES = ["Ann", "Ben", "Cleo", "Dev", "Eli", "Fay"]
 COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"]
 VISION_KINDS = (CardPlaced, CardRevealed, CardTakenBack, BlockAdded, TowerFell)
 PAD_PINS = [17, 27, 22, 23, 5, 6]
-HAND_SPEED_MM_S = 1400.0
+HAND_SPEED_MM_S = 1400.0  # vision/sim_table.py's arm speed: used to time the arm's start
 DEMO_HFOV_DEG = 70.0  # the simulated camera's lens
-MAX_LAG_S = 0.15  # frames older than this when their turn comes are dropped, as a camera would  # vision/sim_table.py's arm speed: used to time the arm's start
+MAX_LAG_S = 0.15  # frames older than this when their turn comes are dropped, as a camera would
 
 
 class DemoClock:
