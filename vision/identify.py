@@ -227,28 +227,49 @@ def _scores(x: np.ndarray, t: _Templates) -> tuple[np.ndarray, np.ndarray, np.nd
     fit (see _fit)."""
     ncell = GRID[0] * GRID[1]
     xc = x.reshape(ncell * 3, -1)
-    ppc = xc.shape[1]
     sxt = np.matmul(t.cells, xc[:, :, None])[:, :, 0].reshape(ncell, 3, -1)  # (cells, 3, n)
-    sx = xc.sum(axis=1).reshape(ncell, 3)
-    sxx = (xc ** 2).sum(axis=1).reshape(ncell, 3)
-    n = sxt.shape[2]
+    sx = xc.sum(axis=1).reshape(ncell, 3, 1)
+    sxx = (xc ** 2).sum(axis=1).reshape(ncell, 3, 1)
+    return _robust_fit(sx, sxx, sxt, t.s_t, t.s_tt, xc.shape[1])
 
-    def cell_res(a, b):  # (cells, n) mean squared residual per pixel and channel
+
+def _scores_many(xs: np.ndarray, t: _Templates) -> np.ndarray:
+    """The best template's score for each of several pictures (B, D) at once: (B,). The same
+    numbers as _scores, one call instead of B (a pose search tries several poses a step)."""
+    ncell = GRID[0] * GRID[1]
+    nb = xs.shape[0]
+    xc = xs.reshape(nb, ncell * 3, -1).transpose(1, 2, 0)  # (cells * 3, ppc, B)
+    n = t.cells.shape[1]
+    sxt = np.matmul(t.cells, xc).reshape(ncell, 3, n * nb)  # column j: template j // B, pose j % B
+    sx = np.tile(xc.sum(axis=1).reshape(ncell, 3, nb), (1, 1, n))
+    sxx = np.tile((xc ** 2).sum(axis=1).reshape(ncell, 3, nb), (1, 1, n))
+    s_t, s_tt = np.repeat(t.s_t, nb, axis=2), np.repeat(t.s_tt, nb, axis=2)
+    score = _robust_fit(sx, sxx, sxt, s_t, s_tt, xc.shape[1])[0]
+    return score.reshape(n, nb).min(axis=0)
+
+
+def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarray,
+                s_tt: np.ndarray, ppc: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """_scores from per-cell, per-channel sums: of the picture (sx, sxx: (cells, 3, 1 or m)),
+    of picture times template (sxt), of the template (s_t, s_tt: (cells, 3, m))."""
+    ncell = GRID[0] * GRID[1]
+    m = sxt.shape[2]
+
+    def cell_res(a, b):  # (cells, m) mean squared residual per pixel and channel
         a3, b3 = a[None], b[None, None]
-        r = (sxx[:, :, None] - 2 * a3 * sxt - 2 * b3 * sx[:, :, None]
-             + a3 ** 2 * t.s_tt + 2 * a3 * b3 * t.s_t + b3 ** 2 * ppc)
+        r = (sxx - 2 * a3 * sxt - 2 * b3 * sx + a3 ** 2 * s_tt + 2 * a3 * b3 * s_t + b3 ** 2 * ppc)
         return r.sum(axis=1) / (3 * ppc)
 
     # first fit on every cell, then again on the cells it explains (the rest is covered)
-    use = np.ones((ncell, n), np.float32)
+    use = np.ones((ncell, m), np.float32)
     for _ in range(2):
         cnt = np.maximum(use.sum(axis=0), 1.0)
-        a, b = _fit((sx[:, :, None] * use[:, None]).sum(axis=0), None, (sxt * use[:, None]).sum(axis=0),
-                    (t.s_t * use[:, None]).sum(axis=0), (t.s_tt * use[:, None]).sum(axis=0), cnt * ppc)
+        a, b = _fit((sx * use[:, None]).sum(axis=0), None, (sxt * use[:, None]).sum(axis=0),
+                    (s_t * use[:, None]).sum(axis=0), (s_tt * use[:, None]).sum(axis=0), cnt * ppc)
         res = cell_res(a, b)
         use = (res < COVER_TAU).astype(np.float32)
         # keep at least the best-fitting third of the cells, so a fit is always made
-        thr = np.sort(res, axis=0)[ncell // 3][None]
+        thr = np.partition(res, ncell // 3, axis=0)[ncell // 3][None]
         use = np.maximum(use, (res <= thr).astype(np.float32))
     robust = np.minimum(res, COVER_TAU)
     score = robust.mean(axis=0) / np.clip(a.mean(axis=0) ** 2, 0.3, 1.0)  # residuals of a dim card are smaller
@@ -385,33 +406,20 @@ def _pose_search(image: np.ndarray, q: np.ndarray, t: _Templates, n_codes: int =
     best = float(score[rows].min())
     steps = np.array([0.06 * short, 0.06 * short, np.radians(3.0), 0.04])
 
-    def tried(i: int, k: float) -> np.ndarray | None:  # p moved k steps along i, if better
-        nonlocal best
-        cand = p.copy()
-        cand[i] += k * steps[i]
-        v = float(_scores(_picture(image, _moved(q, *cand)), sub)[0].min())
-        if v < best:
-            best = v
-            return cand
-        return None
-
-    # along each of shift x, shift y, turn, scale (then the shifts again): a step either way,
-    # and a second step where the first one helped; then half steps
-    for i in (0, 1, 2, 3, 0, 1)[:6 if rounds > 1 else 4]:
-        for k in (-1.0, 1.0):
-            cand = tried(i, k)
-            if cand is not None:
-                p = cand
-                further = tried(i, k)
-                if further is not None:
-                    p = further
-                break
-    for i in (0, 1, 2) if rounds > 1 else ():
-        for k in (-0.5, 0.5):
-            cand = tried(i, k)
-            if cand is not None:
-                p = cand
-                break
+    # along each of shift x, shift y, turn and scale (then the shifts again), one and two steps
+    # either way scored in one batch, keeping the best; then half steps
+    plan = [(i, (-2.0, -1.0, 1.0, 2.0)) for i in (0, 1, 2, 3, 0, 1)[:6 if rounds > 1 else 4]]
+    plan += [(i, (-0.5, 0.5)) for i in ((0, 1, 2) if rounds > 1 else ())]
+    for i, ks in plan:
+        cands = []
+        for k in ks:
+            c = p.copy()
+            c[i] += k * steps[i]
+            cands.append(c)
+        v = _scores_many(np.stack([_picture(image, _moved(q, *c)) for c in cands]), sub)
+        j = int(np.argmin(v))
+        if float(v[j]) < best:
+            best, p = float(v[j]), cands[j]
     return _moved(q, *p)
 
 
