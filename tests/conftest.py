@@ -95,8 +95,9 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
 
 
 @pytest.fixture
-def factory(clock: Any) -> Iterator[MockFactory]:
-    """gpiozero's mock pins as the default pin factory for one test."""
+def factory() -> Iterator[MockFactory]:
+    """gpiozero's mock pins as the default pin factory for one test (with the `clock` fixture
+    too, the pins' edge ticks come from the fake clock)."""
     saved = Device.pin_factory
     Device.pin_factory = MockFactory()
     try:

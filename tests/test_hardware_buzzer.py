@@ -2,27 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from hardware import DEFAULT_PATTERNS, Buzzer, NullBuzzer, RecordingBuzzer, UnknownPatternError
 from hardware.buzzer import check_patterns
 
 QUICK = {"two": ((0.001, 0.001), (0.001, 0.0)), "one": ((0.001, 0.0),), "long": ((30.0, 0.0),)}
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    saved = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    try:
-        yield Device.pin_factory
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = saved
 
 
 def states(factory: MockFactory, pin: int) -> list[bool]:

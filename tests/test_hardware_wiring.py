@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -20,17 +18,6 @@ from hardware import (
 from hardware.buzzer import Buzzer
 
 ENABLED = {"enabled": True, "pads": {"1": 17, "2": 27, "3": 22, "4": 23}}
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    saved = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    try:
-        yield Device.pin_factory
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = saved
 
 
 def test_defaults_parse() -> None:

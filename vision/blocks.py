@@ -133,8 +133,7 @@ def camera_from_homography(table_to_image: np.ndarray, image_size: tuple[int, in
             if np.linalg.det(r) * hand < 0:
                 continue
             c = -np.linalg.inv(r) @ t
-            table_centre = np.array([0.0, 0.0, 0.0])
-            depth = (r @ (table_centre - c))[2]
+            depth = (r @ -c)[2]  # the table's origin (a corner) lies in front of the camera
             if c[2] > 0 and depth > 0:
                 best = CameraModel(k, r, c)
     if best is None:

@@ -37,7 +37,6 @@ class Candidate:
     corners: np.ndarray  # (4, 2) float32, clockwise
     single: bool
     blob: int  # index of the blob it came from (hypotheses of one blob compete)
-    support: float = 1.0  # share of its outline that shows in the image's edges (0..1)
 
 
 def order_clockwise(pts: np.ndarray) -> np.ndarray:
@@ -550,12 +549,9 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
             if skews[-1] < MAX_SKEW_DEG:  # fit_edges fits rectangles: not a card seen in perspective
                 fq, _ = fit_edges(em, fq, grow=True)
             fq = order_clockwise(fq)
-            # the outline is already close (the reader sharpens it again): only measure how
-            # much of it shows
-            support = float(side_support(em, fq).mean())
             d = np.linalg.norm(fq - np.roll(fq, -1, axis=0), axis=1)
             sizes[i] = (float(min(d[0] + d[2], d[1] + d[3]) / 2 * f), float(max(d[0] + d[2], d[1] + d[3]) / 2 * f))
-        out.append(Candidate(fq, True, k, support if refine else 1.0))
+        out.append(Candidate(fq, True, k))
     if merged:
         if card_px:
             long_ = card_px * f
@@ -581,8 +577,8 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
             if area > 40 * l_ * l_ * ASPECT or l_ < 8:
                 continue  # not a group of cards (a table edge)
             for sc in scales:
-                for quad, support in _blob_cards(image, cnt, sc * l_ / f, f):
-                    out.append(Candidate(quad, False, k, support))
+                for quad in _blob_cards(image, cnt, sc * l_ / f, f):
+                    out.append(Candidate(quad, False, k))
             if k in clean:  # the blob's own outline may be one card seen under strong perspective
                 # (last: a card-sized hypothesis that reads surely inside it goes first)
                 # (only when the camera shows perspective, as the single cards tell, and the quad
@@ -598,18 +594,18 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
                     em = EdgeMap.around(image, fq, 0.3)
                     sq, share = fit_sides(em, fq)
                     if float(share.min()) >= 0.8:
-                        out.append(Candidate(order_clockwise(sq), False, k, float(share.mean())))
+                        out.append(Candidate(order_clockwise(sq), False, k))
     return out
 
 
 def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
-                f: float) -> list[tuple[np.ndarray, float]]:
+                f: float) -> list[np.ndarray]:
     """Card rectangles in a blob of several overlapping cards (a pile, a fan, a card under a hand).
 
     The top card of a pile shows its whole outline: search the blob for card-sized rectangles
     (at the blob's dominant edge directions, on a grid of centres inside it) with edges along all
     four sides, best first, then sharpen each with fit_edges and fit_sides. Returns full-image
-    quads with the share of their outline that shows (support), duplicates dropped."""
+    quads, those with more of their outline showing first, duplicates dropped."""
     x, y, bw, bh = cv2.boundingRect(cnt)
     pad = int(0.25 * long_px * f) + 3
     box = (int((x - pad) / f), int((y - pad) / f), int((x + bw + pad) / f), int((y + bh + pad) / f))
@@ -673,10 +669,11 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
     if not fitted:
         return []
     qs, shares = fit_sides_many(em, np.array(fitted))
-    out: list[tuple[np.ndarray, float]] = []
-    for q, support in sorted(zip(qs, shares.mean(axis=1).tolist(), strict=True), key=lambda t: -t[1]):
-        if not any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.2 * hw for o, _ in out):
-            out.append((order_clockwise(q), float(support)))
+    out: list[np.ndarray] = []
+    for i in np.argsort(-shares.mean(axis=1), kind="stable"):  # best outline support first
+        q = qs[i]
+        if not any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.2 * hw for o in out):
+            out.append(order_clockwise(q))
     return out
 
 

@@ -57,11 +57,6 @@ def _same_colour(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return cos > 0.995
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    union = float((a | b).sum())
-    return float((a & b).sum()) / union if union else 0.0
-
-
 @dataclass
 class _Placed:
     colour: str
@@ -91,6 +86,7 @@ class TowerWatcher:
         self.box = (max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1)))
         self.stack: list[_Placed] = []
         self.ref: np.ndarray | None = None
+        self.ref_cls: np.ndarray | None = None  # block colours of ref (kept: judged once)
         self.empty: np.ndarray | None = None  # the tower spot before the first block: the cloth
         self.prev: np.ndarray | None = None
         self.prev_t = 0.0
@@ -199,8 +195,10 @@ class TowerWatcher:
         if self._arm_in_ring(img, t):
             return []  # an arm reaches over the ring around the tower, or just left it
         hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
-        ref_hsv = cv2.cvtColor(self.ref, cv2.COLOR_BGR2HSV)
-        cls, ref_cls = self._classes(hsv, img), self._classes(ref_hsv, self.ref)
+        cls = self._classes(hsv, img)
+        if self.ref_cls is None:
+            self.ref_cls = self._classes(cv2.cvtColor(self.ref, cv2.COLOR_BGR2HSV), self.ref)
+        ref_cls = self.ref_cls
         if self._foreign(img, cls, ref_cls, change):
             if self.waiting_since is None:
                 self.waiting_since = t
@@ -223,7 +221,7 @@ class TowerWatcher:
             out.append(TowerFellObs(left, self._gone_since(top, img, change)))
         if new is not None:
             out.append(self._add(img, new))
-        self.ref = img
+        self.ref, self.ref_cls = img, cls
         return out
 
     def _arm_in_ring(self, img: np.ndarray, t: float) -> bool:
