@@ -62,6 +62,7 @@ def run_game(seed: int, args) -> dict:
             tracker = Tracker(deck, lay, cal)
         t0 = time.perf_counter()
         obs.extend(tracker.update(frame))
+        tracker.read_ahead()
         t_track += time.perf_counter() - t0
         truth = events
     return score(truth, obs, args.fps, sim.visibility) | {"seed": seed, "tilt": cam.tilt_deg, "cloth": look.cloth,

@@ -73,6 +73,7 @@ class VisionLoop:
             for ev in self.observer.translate(obs):
                 self.table.submit(ev)
                 n += 1
+        self.tracker.read_ahead()  # after the verdicts: reads of cards still settling
         self.frames += 1
         if self.frames % LIVE_VIEW_EVERY == 0:
             self.table.set_frame(self.live_view(frame.image))

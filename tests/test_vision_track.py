@@ -11,7 +11,7 @@ from vision.sim_table import SimTable, TableAction
 from vision.track import Tracker
 
 
-def _run(actions, initial, seed=0):
+def _run(actions, initial, seed=0, read_ahead=True):
     deck, lay = StandInDeck(), make_layout(4)
     sim = SimTable(lay, deck, actions, initial=initial, camera=CameraSpec(width=1280, height=720),
                    look=Look.clean(), rng=np.random.default_rng(seed))
@@ -22,6 +22,8 @@ def _run(actions, initial, seed=0):
         if tracker is None:
             tracker = Tracker(deck, lay, calibrate(frame.image, lay.table_w, lay.table_h))
         got = tracker.update(frame)
+        if read_ahead:
+            tracker.read_ahead()
         vis = {c.code: c.visible for c in sim.last_render.cards}
         obs.extend((o, frame, vis) for o in got)
     return obs, truth, 1 / sim.fps
@@ -126,3 +128,31 @@ def test_deal_reads_spots_the_whole_picture_reader_missed():
     assert len(deal) == 1
     assert sorted((c.code, c.zone) for c in deal[0].cards) == [
         ("2S", "row:3:1"), ("5C", "row:1:2"), ("JH", "row:2:4")]
+
+
+def test_reading_ahead_leaves_the_settling_frame_only_bookkeeping():
+    """Regions are read while they settle, so the frame that reports a card reads nothing, and
+    the observations are the same as when each region is read on the frame that settles it."""
+    deck, lay = StandInDeck(), make_layout(4)
+    actions = [TableAction(0.3, "place", 2, "KD", to_mm=(560, 430)),
+               TableAction(0.5, "place", 3, "9H", to_mm=(760, 300))]
+    sim = SimTable(lay, deck, actions, camera=CameraSpec(width=1280, height=720),
+                   look=Look.clean(), rng=np.random.default_rng(3))
+    frames = [frame for frame, _ in sim]
+    cal = calibrate(frames[0].image, lay.table_w, lay.table_h)
+    reports = {}
+    for ahead in (True, False):
+        tracker, got, reads_when_reported = Tracker(deck, lay, cal), [], []
+        for frame in frames:
+            before = tracker.stats["reads"]
+            obs = [o for o in tracker.update(frame) if o.kind == "card_rest"]
+            if obs:
+                reads_when_reported.append(tracker.stats["reads"] - before)
+            got += [(o.code, o.seat, o.zone, round(o.t, 4)) for o in obs]
+            if ahead:
+                tracker.read_ahead()
+        reports[ahead] = (got, reads_when_reported)
+    assert sorted(c for c, *_ in reports[True][0]) == ["9H", "KD"]
+    assert reports[True][0] == reports[False][0]
+    assert reports[True][1] == [0, 0]  # read ahead: nothing left to read when reported
+    assert all(n > 0 for n in reports[False][1])

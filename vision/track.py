@@ -64,6 +64,22 @@ def _default_readers(deck) -> tuple[Callable, Callable]:
     return identify_region, identify
 
 
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    union = int(np.count_nonzero(a | b))
+    return int(np.count_nonzero(a & b)) / union if union else 0.0
+
+
+@dataclass(eq=False)
+class _Ahead:
+    """Reads of a region made while it settled (the frame index k after its last change)."""
+
+    k: int
+    last: int
+    reg: np.ndarray
+    dets: list[Detection]
+    model: dict[int, tuple[np.ndarray, Detection]]  # id(model card) -> (its quad, its read)
+
+
 @dataclass(eq=False)  # model cards are told apart by identity (the same code may lie twice)
 class _Known:
     """A card of the table model."""
@@ -127,6 +143,9 @@ class Tracker:
         self._k3 = np.ones((3, 3), np.uint8)
         self._k5 = np.ones((5, 5), np.uint8)
         self.stats = {"frames": 0, "fast": 0, "reads": 0}
+        self._ahead: list[_Ahead] = []
+        self._queued: list[tuple] = []  # regions to read ahead when the caller has time
+        self._feet: dict[bytes, tuple[tuple[slice, slice], np.ndarray]] = {}
 
     # ------------------------------------------------------------------ geometry helpers
 
@@ -181,6 +200,7 @@ class Tracker:
         img = frame.image
         if self._prev is None:
             self._setup(img)
+        self._queued = []  # read-ahead jobs of an earlier frame are stale now
         self.stats["frames"] += 1
         k = self._n
         self._n += 1
@@ -233,10 +253,66 @@ class Tracker:
                 if i in blocked or stats[i, cv2.CC_STAT_AREA] < 3:
                     continue
                 reg = labels == i
-                if self._last_change[reg].max() > k - self.settle:
+                last = int(self._last_change[reg].max())
+                if last >= k:
+                    continue  # still moving
+                if last > k - self.settle:
+                    self._queued.append((frame, reg, stats[i], k, last))
                     continue
                 out.extend(self._process(frame, small, reg, stats[i], k))
+        self._ahead = [a for a in self._ahead if a.k > k - 4 * self.settle]
         return out
+
+    def read_ahead(self) -> None:
+        """Read the regions that are still waiting out their settle frames, once each. Call it
+        after handing on what update() returned: the frame that settles a region then has only
+        bookkeeping left, and its verdict comes that much sooner. (Without it, regions are read
+        when they settle.)"""
+        queued, self._queued = self._queued, []
+        for job in queued:
+            self._read_region_ahead(*job)
+
+    def _read_region_ahead(self, frame: Frame, reg: np.ndarray, st, k: int, last: int) -> None:
+        if any(a.last == last and _iou(a.reg, reg) > 0.8 for a in self._ahead):
+            return
+        dets = self._new_reads(frame, reg, st, k)
+        model = {id(kn): (kn.quad.copy(), self._read_counted(frame.image, kn.quad))
+                 for kn in self.model if self._needs_read(kn, reg, dets) == "read"}
+        self._ahead.append(_Ahead(k, last, reg, dets, model))
+
+    def _new_reads(self, frame: Frame, reg: np.ndarray, st, k: int) -> list[Detection]:
+        """The surest read of each new card in a changed region."""
+        new_quads = self._card_quads(frame, reg, st)
+        dets: list[Detection] = []
+        for g in range(0, len(new_quads), 3):  # diff box, edge fit, edge fit turned
+            best = self._best_of(frame.image, new_quads[g + 1:g + 3] + new_quads[g:g + 1], k)
+            if best is not None:
+                dets.append(best)
+        return dets
+
+    def _read_counted(self, img: np.ndarray, quad: np.ndarray) -> Detection:
+        self.stats["reads"] += 1
+        return self._read(img, quad, self.deck)
+
+    def _needs_read(self, kn: _Known, reg: np.ndarray, new_dets: list[Detection]) -> str:
+        """What a changed region means for a model card: "away" (not in the region), "same"
+        (read again where it was), "covered", "keep" (nothing to read) or "read"."""
+        if not self._touches(kn.quad, reg):
+            return "away"
+        if any(self._same_place(d, kn) for d in new_dets):
+            return "same"
+        if any(self._overlap(kn.quad, np.array(d.corners)) > 0.2 for d in new_dets):
+            return "covered"
+        if not kn.top:
+            return "keep"  # under another card (a pile): nothing of it to read
+        if not self._changed_at(kn.quad):
+            return "keep"  # its picture is as it was: still there, no need to read it again
+        return "read"
+
+    def _same_place(self, d: Detection, kn: _Known) -> bool:
+        return (d.code == kn.code and d.face_up == kn.face_up
+                and bool(np.linalg.norm(self.cal.to_table(np.array(d.corners)).mean(axis=0)
+                                        - [kn.x, kn.y]) < 25))
 
     def _try_start(self, frame: Frame, small: np.ndarray, moving: bool) -> list[TableObservation]:
         self._still = 0 if moving else self._still + 1
@@ -418,13 +494,10 @@ class Tracker:
         """Table points (mm) near (cx, cy) where a new card may lie: model cards the changed
         region touches, and the layout spot there."""
         out: list[tuple[float, float]] = []
-        sw, sh = self.size
         for kn in self.model:
             if math.hypot(kn.x - cx, kn.y - cy) > 45:
                 continue
-            m = np.zeros((sh, sw), np.uint8)
-            cv2.fillConvexPoly(m, np.round(kn.quad * self.f).astype(np.int32), 1)
-            if (m.astype(bool) & reg).any():
+            if self._touches(kn.quad, reg):
                 out.append((kn.x, kn.y))
         for box in self.layout.spots.values():
             if box.contains(cx, cy) or math.hypot(box.cx - cx, box.cy - cy) < 30:
@@ -675,35 +748,29 @@ class Tracker:
         assert self._ref is not None and self._ref_full is not None
         out: list[TableObservation] = []
         img = frame.image
-        new_quads = self._card_quads(frame, reg, st)
-        new_dets: list[Detection] = []
-        for g in range(0, len(new_quads), 3):  # diff box, edge fit, edge fit turned
-            best = self._best_of(img, new_quads[g + 1:g + 3] + new_quads[g:g + 1], k)
-            if best is not None:
-                new_dets.append(best)
+        ahead = next((a for a in self._ahead if a.k >= int(self._last_change[reg].max())
+                      and _iou(a.reg, reg) > 0.8), None)  # read since the region last changed
+        if ahead is not None:
+            self._ahead.remove(ahead)
+            new_dets = list(ahead.dets)
+        else:
+            new_dets = self._new_reads(frame, reg, st, k)
         # model cards in this region: still there, covered, or gone?
-        sw, sh = self.size
         for kn in list(self.model):
-            m = np.zeros((sh, sw), np.uint8)
-            cv2.fillConvexPoly(m, np.round(kn.quad * self.f).astype(np.int32), 1)
-            if not (m.astype(bool) & reg).any():
+            need = self._needs_read(kn, reg, new_dets)
+            if need == "same":
+                new_dets = [d for d in new_dets if not self._same_place(d, kn)]
                 continue
-            same = [d for d in new_dets if d.code == kn.code and d.face_up == kn.face_up
-                    and np.linalg.norm(self.cal.to_table(np.array(d.corners)).mean(axis=0)
-                                       - [kn.x, kn.y]) < 25]
-            if same:
-                new_dets = [d for d in new_dets if d not in same]
-                continue
-            covered = any(self._overlap(kn.quad, np.array(d.corners)) > 0.2 for d in new_dets)
-            if covered:
+            if need == "covered":
                 kn.top = False
                 continue
-            if not kn.top:
-                continue  # under another card (a pile): nothing of it to read
-            if not self._changed_at(kn.quad):
-                continue  # its picture is as it was: still there, no need to read it again
-            self.stats["reads"] += 1
-            still = self._read(img, kn.quad, self.deck)
+            if need != "read":
+                continue
+            early = ahead.model.get(id(kn)) if ahead is not None else None
+            if early is not None and np.array_equal(early[0], kn.quad):
+                still = early[1]
+            else:
+                still = self._read_counted(img, kn.quad)
             if still.code == kn.code and still.face_up == kn.face_up:
                 continue
             if self._laid_over(kn, still):
@@ -799,15 +866,36 @@ class Tracker:
                 break  # read surely: the other outlines of this card need no read
         return best
 
+    def _foot_small(self, quad: np.ndarray) -> tuple[tuple[slice, slice], np.ndarray]:
+        """A card's footprint on the small picture, cropped to its box (cached: model cards
+        are tested against every changed region of every frame)."""
+        key = quad.tobytes()
+        hit = self._feet.get(key)
+        if hit is not None:
+            return hit
+        sw, sh = self.size
+        pts = np.round(quad * self.f).astype(np.int32)
+        x0, y0 = np.clip(pts.min(axis=0), 0, [sw, sh])
+        x1, y1 = np.clip(pts.max(axis=0) + 1, 0, [sw, sh])
+        m = np.zeros((max(0, y1 - y0), max(0, x1 - x0)), np.uint8)
+        if m.size:
+            cv2.fillConvexPoly(m, pts - [x0, y0], 1)
+        if len(self._feet) > 500:
+            self._feet.clear()
+        self._feet[key] = ((slice(y0, y1), slice(x0, x1)), m.astype(bool))
+        return self._feet[key]
+
+    def _touches(self, quad: np.ndarray, reg: np.ndarray) -> bool:
+        sl, m = self._foot_small(quad)
+        return bool((reg[sl] & m).any())
+
     def _changed_at(self, quad: np.ndarray) -> bool:
         """Does the table differ from its reference picture over much of this card?"""
         if self._fg_now is None:
             return True
-        sw, sh = self.size
-        m = np.zeros((sh, sw), np.uint8)
-        cv2.fillConvexPoly(m, np.round(quad * self.f).astype(np.int32), 1)
-        n = int(m.sum())
-        return n == 0 or int(np.count_nonzero(self._fg_now & m.astype(bool))) >= 0.3 * n
+        sl, m = self._foot_small(quad)
+        n = int(np.count_nonzero(m))
+        return n == 0 or int(np.count_nonzero(self._fg_now[sl] & m)) >= 0.3 * n
 
     def _overlap(self, a: np.ndarray, b: np.ndarray) -> float:
         """Fraction of quad a (image px) that quad b covers, measured on a small mask."""
