@@ -100,6 +100,8 @@ def score(truth, obs, fps: float, visibility: dict | None = None) -> dict:
         if visibility.get(id(ev), 1.0) >= 0.5:  # the card showed in its first resting frame
             r["n_visible"] += 1
             r["time_visible"] += int(abs(o.t - ev.t) <= tol)
+            if abs(o.t - ev.t) > tol:
+                misses.append(f"(timing off: {ev.kind} {ev.code} dt={o.t - ev.t:+.3f})")
         else:
             misses.append(f"(timing hidden: {ev.kind} {ev.code} dt={o.t - ev.t:+.3f})")
     extra = [f"{o.kind} {o.code} {o.zone} t={o.t:.3f}" for i, o in enumerate(obs)

@@ -44,6 +44,8 @@ from vision.types import (
     TakeBackObs,
 )
 
+RETRY_FRAMES = (2, 4, 8, 16)  # frames to wait before each new read of a card not read yet
+LEFT_MEMORY_S = 10.0  # a card that left a seat zone is matched with an arrival this long
 SURE = 0.9  # a read this sure settles a new card: its other outline hypotheses are not read
 
 
@@ -77,7 +79,17 @@ class _Ahead:
     last: int
     reg: np.ndarray
     dets: list[Detection]
+    card_shaped: bool  # a card-sized change was found there
     model: dict[int, tuple[np.ndarray, Detection]]  # id(model card) -> (its quad, its read)
+
+
+@dataclass(eq=False)
+class _Unread:
+    """A settled, card-shaped change that no read could name yet: read again later."""
+
+    reg: np.ndarray
+    tries: int
+    next_k: int
 
 
 @dataclass(eq=False)  # model cards are told apart by identity (the same code may lie twice)
@@ -136,7 +148,8 @@ class Tracker:
         self._n = 0
         self.f = 1.0
         self.debug = False
-        self._left: dict[str, str] = {}
+        # cards that left a seat zone, by code: (zone, capture time), until they arrive elsewhere
+        self._left: dict[str, tuple[str, float, _Known]] = {}
         self._foot_n = 0
         self._noise = 0.0
         self._edges = np.zeros((1, 1), bool)
@@ -144,6 +157,7 @@ class Tracker:
         self._k5 = np.ones((5, 5), np.uint8)
         self.stats = {"frames": 0, "fast": 0, "reads": 0}
         self._ahead: list[_Ahead] = []
+        self._unread: list[_Unread] = []
         self._queued: list[tuple] = []  # regions to read ahead when the caller has time
         self._feet: dict[bytes, tuple[tuple[slice, slice], np.ndarray]] = {}
 
@@ -259,9 +273,16 @@ class Tracker:
                 if last > k - self.settle:
                     self._queued.append((frame, reg, stats[i], k, last))
                     continue
+                unread = self._unread_at(reg)
+                if unread is not None and k < unread.next_k:
+                    continue  # not readable a moment ago: wait before reading it again
                 out.extend(self._process(frame, small, reg, stats[i], k))
         self._ahead = [a for a in self._ahead if a.k > k - 4 * self.settle]
+        self._unread = [u for u in self._unread if u.next_k > k - 2 * RETRY_FRAMES[-1]]
         return out
+
+    def _unread_at(self, reg: np.ndarray) -> _Unread | None:
+        return next((u for u in self._unread if _iou(u.reg, reg) > 0.5), None)
 
     def read_ahead(self) -> None:
         """Read the regions that are still waiting out their settle frames, once each. Call it
@@ -275,20 +296,22 @@ class Tracker:
     def _read_region_ahead(self, frame: Frame, reg: np.ndarray, st, k: int, last: int) -> None:
         if any(a.last == last and _iou(a.reg, reg) > 0.8 for a in self._ahead):
             return
-        dets = self._new_reads(frame, reg, st, k)
+        dets, card_shaped = self._new_reads(frame, reg, st, k)
         model = {id(kn): (kn.quad.copy(), self._read_counted(frame.image, kn.quad))
                  for kn in self.model if self._needs_read(kn, reg, dets) == "read"}
-        self._ahead.append(_Ahead(k, last, reg, dets, model))
+        self._ahead.append(_Ahead(k, last, reg, dets, card_shaped, model))
 
-    def _new_reads(self, frame: Frame, reg: np.ndarray, st, k: int) -> list[Detection]:
-        """The surest read of each new card in a changed region."""
+    def _new_reads(self, frame: Frame, reg: np.ndarray, st,
+                   k: int) -> tuple[list[Detection], bool]:
+        """The surest read of each new card in a changed region, and whether the change had
+        a card's shape at all."""
         new_quads = self._card_quads(frame, reg, st)
         dets: list[Detection] = []
         for g in range(0, len(new_quads), 3):  # diff box, edge fit, edge fit turned
             best = self._best_of(frame.image, new_quads[g + 1:g + 3] + new_quads[g:g + 1], k)
             if best is not None:
                 dets.append(best)
-        return dets
+        return dets, bool(new_quads)
 
     def _read_counted(self, img: np.ndarray, quad: np.ndarray) -> Detection:
         self.stats["reads"] += 1
@@ -752,12 +775,14 @@ class Tracker:
                       and _iou(a.reg, reg) > 0.8), None)  # read since the region last changed
         if ahead is not None:
             self._ahead.remove(ahead)
-            new_dets = list(ahead.dets)
+            new_dets, card_shaped = list(ahead.dets), ahead.card_shaped
         else:
-            new_dets = self._new_reads(frame, reg, st, k)
+            new_dets, card_shaped = self._new_reads(frame, reg, st, k)
+        explained = bool(new_dets)  # does what was read account for the change?
         # model cards in this region: still there, covered, or gone?
         for kn in list(self.model):
             need = self._needs_read(kn, reg, new_dets)
+            explained |= need not in ("away", "keep")
             if need == "same":
                 new_dets = [d for d in new_dets if not self._same_place(d, kn)]
                 continue
@@ -779,7 +804,7 @@ class Tracker:
                 continue
             self.model.remove(kn)
             if self.layout.seat_of_zone(kn.zone) is not None and kn.code != UNKNOWN:
-                self._left[kn.code] = kn.zone  # it left a seat zone: remember for its arrival
+                self._left[kn.code] = (kn.zone, frame.t, kn)  # it left a seat zone: remember it
             if kn.zone in ("centre",) or self.layout.seat_of_zone(kn.zone) is None:
                 if kn.top and kn.code != UNKNOWN:
                     gi = self._gone_index(kn.quad, k)
@@ -800,11 +825,15 @@ class Tracker:
             # the same card known elsewhere moved here, if its old place no longer shows it
             # as it was (else the old one was misread, or the deck has two alike)
             prior = [o for o in self.model if o.code == kn.code and kn.code != UNKNOWN
-                     and self._changed_at(o.quad)]
+                     and self._changed_at(o.quad) and self._may_move(o.zone, kn.zone)]
             from_zone = None
             seat = None
-            if not prior and kn.code in self._left:
-                from_zone = self._left.pop(kn.code)
+            if not prior and self._came_from(kn, t_rest) is not None:
+                from_zone, _t, gone = self._left.pop(kn.code)
+                if (math.hypot(gone.x - kn.x, gone.y - kn.y) < 25 and gone.face_up == kn.face_up
+                        and gone.zone == kn.zone):
+                    self.model.append(kn)  # an arm hid it for a while: it never moved
+                    continue
                 seat = self.layout.seat_of_zone(from_zone)
             if prior:
                 old = prior[-1]
@@ -824,6 +853,19 @@ class Tracker:
             else:
                 out.append(CardRestObs(kn.code, kn.x, kn.y, kn.angle, kn.zone, t_rest, seat,
                                        from_zone, kn.face_up, kn.back))
+        unread = self._unread_at(reg)
+        if card_shaped and not explained:
+            # a card-shaped change that nothing explains: a card not readable yet (a hand's
+            # shadow on it, glare, blur): read it again a few times before giving up on it
+            tries = unread.tries + 1 if unread is not None else 0
+            if tries < len(RETRY_FRAMES):
+                if unread is None:
+                    unread = _Unread(reg, tries, 0)
+                    self._unread.append(unread)
+                unread.reg, unread.tries, unread.next_k = reg, tries, k + RETRY_FRAMES[tries]
+                return out
+        if unread is not None:
+            self._unread.remove(unread)
         # the table is understood here again: refresh the reference
         x, y, w, h = (int(v) for v in st[:4])
         sl = (slice(max(0, y - 1), y + h + 1), slice(max(0, x - 1), x + w + 1))
@@ -839,6 +881,19 @@ class Tracker:
             rm = np.repeat(np.repeat(regd, 2, axis=0), 2, axis=1)
             self._ref_mid[rm] = self._mid_now[rm]
         return out
+
+    def _came_from(self, kn: _Known, t: float) -> str | None:
+        """The seat zone a card with this code left shortly before, if the new card can be that
+        one: decks of several players repeat codes, and a card never moves into another seat's
+        zone, so one that lands in a seat zone came from that seat or from nowhere seen."""
+        left = self._left.get(kn.code)
+        if left is None or t - left[1] > LEFT_MEMORY_S:
+            return None
+        return left[0] if self._may_move(left[0], kn.zone) else None
+
+    def _may_move(self, src: str, dst: str) -> bool:
+        seat = self.layout.seat_of_zone(dst)
+        return seat is None or self.layout.seat_of_zone(src) in (None, seat)
 
     def _laid_over(self, kn: _Known, read: Detection) -> bool:
         """Is the sure read at a model card's place a new card on top of it? (Not when it is
