@@ -44,6 +44,7 @@ from vision.types import (
     TakeBackObs,
 )
 
+TOUCHED_CHANGE = 0.04  # share of a card an arm lay over that must differ for it to be read again
 RETRY_FRAMES = (2, 4, 8, 16)  # frames to wait before each new read of a card not read yet
 LEFT_MEMORY_S = 10.0  # a card that left a seat zone is matched with an arrival this long
 SURE = 0.9  # a read this sure settles a new card: its other outline hypotheses are not read
@@ -105,6 +106,7 @@ class _Known:
     face_up: bool = True
     back: str | None = None
     top: bool = True
+    touched: int = -1  # last frame an arm lay over it since it was last read (-1: none)
 
 
 class Tracker:
@@ -249,6 +251,12 @@ class Tracker:
         hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
         skin = arm & (hsv[..., 1] >= 50)
         entries = self._arm_entries(labels, arm_ids)
+        if len(arm_ids):
+            for kn in self.model:  # a hand at a pile may have laid a look-alike card on it
+                if kn.top:
+                    sl, m = self._foot_small(kn.quad)
+                    if (arm[sl] & m).any():
+                        kn.touched = k
         seats = tuple(sorted({s for es in entries for s, _ in es}))
         if seats != self._hand_seats:
             self._hand_seats = seats
@@ -328,7 +336,7 @@ class Tracker:
             return "covered"
         if not kn.top:
             return "keep"  # under another card (a pile): nothing of it to read
-        if not self._changed_at(kn.quad):
+        if not self._changed_at(kn.quad, TOUCHED_CHANGE if kn.touched >= 0 else 0.3):
             return "keep"  # its picture is as it was: still there, no need to read it again
         return "read"
 
@@ -796,6 +804,7 @@ class Tracker:
                 still = early[1]
             else:
                 still = self._read_counted(img, kn.quad)
+            kn.touched = -1
             if still.code == kn.code and still.face_up == kn.face_up:
                 continue
             if self._laid_over(kn, still):
@@ -944,13 +953,13 @@ class Tracker:
         sl, m = self._foot_small(quad)
         return bool((reg[sl] & m).any())
 
-    def _changed_at(self, quad: np.ndarray) -> bool:
-        """Does the table differ from its reference picture over much of this card?"""
+    def _changed_at(self, quad: np.ndarray, share: float = 0.3) -> bool:
+        """Does the table differ from its reference picture over this share of the card?"""
         if self._fg_now is None:
             return True
         sl, m = self._foot_small(quad)
         n = int(np.count_nonzero(m))
-        return n == 0 or int(np.count_nonzero(self._fg_now[sl] & m)) >= 0.3 * n
+        return n == 0 or int(np.count_nonzero(self._fg_now[sl] & m)) >= share * n
 
     def _overlap(self, a: np.ndarray, b: np.ndarray) -> float:
         """Fraction of quad a (image px) that quad b covers, measured on a small mask."""
