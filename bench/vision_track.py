@@ -96,6 +96,8 @@ def score(truth, obs, fps: float, visibility: dict | None = None) -> dict:
         o = obs[best]
         r["found"] += 1
         r["seat"] += int(o.seat == ev.seat)
+        if o.seat != ev.seat:
+            misses.append(f"(seat: {ev.kind} {ev.code} got {o.seat} want {ev.seat})")
         r["time"] += int(abs(o.t - ev.t) <= tol)
         if visibility.get(id(ev), 1.0) >= 0.5:  # the card showed in its first resting frame
             r["n_visible"] += 1

@@ -319,7 +319,15 @@ class Tracker:
             best = self._best_of(frame.image, new_quads[g + 1:g + 3] + new_quads[g:g + 1], k)
             if best is not None:
                 dets.append(best)
-        return dets, bool(new_quads)
+        # outline hypotheses of one card may read as two (a sure read and a look-alike at an
+        # outline a little off): one place holds one top card, the surest read
+        dets.sort(key=lambda d: -d.confidence)
+        kept: list[Detection] = []
+        for d in dets:
+            q = np.asarray(d.corners, np.float64)
+            if all(self._overlap(q, np.asarray(o.corners, np.float64)) <= 0.5 for o in kept):
+                kept.append(d)
+        return kept, bool(new_quads)
 
     def _read_counted(self, img: np.ndarray, quad: np.ndarray) -> Detection:
         self.stats["reads"] += 1
