@@ -240,17 +240,23 @@ class Tracker:
         out: list[TableObservation] = []
         grey = self._mid_grey()
         self._mid_now = grey
-        fg = self._diff(small, self._ref)
+        dref = self._absmax(small, self._ref)
+        fg = dref > self.thr
         self._fg_now = fg
         fg_u8 = fg.astype(np.uint8)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(fg_u8, connectivity=8)
-        arm_ids = np.unique(labels[self._outside & fg])
+        # arms: changes connected to the world outside the table; the connection may be faint
+        # (a sleeve much like the cloth or the floor), so it is traced at half the threshold
+        weak = (dref > self.thr // 2).astype(np.uint8)
+        _, wlab = cv2.connectedComponents(weak, connectivity=8)
+        reach = np.isin(wlab, np.unique(wlab[self._outside & (weak > 0)])) & (wlab > 0)
+        arm_ids = np.unique(labels[reach & fg])
         arm_ids = arm_ids[arm_ids > 0]
         arm = np.isin(labels, arm_ids) if len(arm_ids) else np.zeros_like(fg)
         # skin and coloured sleeves of arms; not the cards they carry nor shadows on white cards
         hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
         skin = arm & (hsv[..., 1] >= 50)
-        entries = self._arm_entries(labels, arm_ids)
+        entries = self._arm_entries(labels, arm_ids, wlab)
         if len(arm_ids):
             for kn in self.model:  # a hand at a pile may have laid a look-alike card on it
                 if kn.top:
@@ -420,14 +426,16 @@ class Tracker:
                 have.append(self.cal.to_table(np.asarray(d.corners, np.float64)).mean(axis=0))
         return out
 
-    def _arm_entries(self, labels: np.ndarray,
-                     arm_ids: np.ndarray) -> list[list[tuple[int, tuple[float, float]]]]:
+    def _arm_entries(self, labels: np.ndarray, arm_ids: np.ndarray,
+                     weak: np.ndarray) -> list[list[tuple[int, tuple[float, float]]]]:
         """Where each arm blob crosses the table edge: [(seat, point in small px)] per blob.
 
-        Arms that touch over the table make one blob with several crossings."""
+        Arms that touch over the table make one blob with several crossings. weak: the labels
+        of the faint changes (half the threshold) through which a blob reaches outside."""
         out = []
         for i in arm_ids:
-            m = ((labels == i) & self._outside).astype(np.uint8)
+            ids = np.unique(weak[labels == i])
+            m = (np.isin(weak, ids[ids > 0]) & self._outside).astype(np.uint8)
             n, lab, st, cen = cv2.connectedComponentsWithStats(m, connectivity=8)
             es = []
             for j in range(1, n):
