@@ -44,6 +44,7 @@ from vision.types import (
     TakeBackObs,
 )
 
+MIN_ARM_PX = 8  # small-picture px: a change linked to outside only faintly must be this big
 TOUCHED_CHANGE = 0.04  # share of a card an arm lay over that must differ for it to be read again
 RETRY_FRAMES = (2, 4, 8, 16)  # frames to wait before each new read of a card not read yet
 LEFT_MEMORY_S = 10.0  # a card that left a seat zone is matched with an arrival this long
@@ -248,10 +249,15 @@ class Tracker:
         # arms: changes connected to the world outside the table; the connection may be faint
         # (a sleeve much like the cloth or the floor), so it is traced at half the threshold
         weak = (dref > self.thr // 2).astype(np.uint8)
-        _, wlab = cv2.connectedComponents(weak, connectivity=8)
-        reach = np.isin(wlab, np.unique(wlab[self._outside & (weak > 0)])) & (wlab > 0)
-        arm_ids = np.unique(labels[reach & fg])
-        arm_ids = arm_ids[arm_ids > 0]
+        nw, wlab = cv2.connectedComponents(weak, connectivity=8)
+        reaches = np.zeros(nw, bool)
+        reaches[wlab[self._outside & (weak > 0)]] = True
+        reaches[0] = False
+        arm_ids = np.unique(labels[reaches[wlab] & fg])
+        direct = np.unique(labels[self._outside & fg])
+        # a speck linked to outside only faintly is noise, not an arm
+        arm_ids = np.array([i for i in arm_ids if i > 0 and (
+            stats[i, cv2.CC_STAT_AREA] >= MIN_ARM_PX or i in direct)], np.int32)
         arm = np.isin(labels, arm_ids) if len(arm_ids) else np.zeros_like(fg)
         # skin and coloured sleeves of arms; not the cards they carry nor shadows on white cards
         hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
@@ -289,6 +295,8 @@ class Tracker:
                     continue
                 unread = self._unread_at(reg)
                 if unread is not None and k < unread.next_k:
+                    if k == unread.next_k - 1:  # read it again off the frame path
+                        self._queued.append((frame, reg, stats[i], k, last))
                     continue  # not readable a moment ago: wait before reading it again
                 out.extend(self._process(frame, small, reg, stats[i], k))
         self._ahead = [a for a in self._ahead if a.k > k - 4 * self.settle]
@@ -433,9 +441,12 @@ class Tracker:
         Arms that touch over the table make one blob with several crossings. weak: the labels
         of the faint changes (half the threshold) through which a blob reaches outside."""
         out = []
+        outside_weak = np.where(self._outside, weak, 0)
         for i in arm_ids:
             ids = np.unique(weak[labels == i])
-            m = (np.isin(weak, ids[ids > 0]) & self._outside).astype(np.uint8)
+            ids = ids[ids > 0]
+            m = (outside_weak == ids[0] if len(ids) == 1 else np.isin(outside_weak, ids))
+            m = (m & (outside_weak > 0)).astype(np.uint8)
             n, lab, st, cen = cv2.connectedComponentsWithStats(m, connectivity=8)
             es = []
             for j in range(1, n):
