@@ -44,6 +44,8 @@ from vision.types import (
     TakeBackObs,
 )
 
+ONE_PLACE = 0.35  # two reads whose outlines overlap more than this are of one card
+SAME_PICTURE = 0.8  # correlation with the remembered picture: the card is still there
 MIN_ARM_PX = 8  # small-picture px: a change linked to outside only faintly must be this big
 TOUCHED_CHANGE = 0.04  # share of a card an arm lay over that must differ for it to be read again
 RETRY_FRAMES = (2, 4, 8, 16)  # frames to wait before each new read of a card not read yet
@@ -333,15 +335,17 @@ class Tracker:
             best = self._best_of(frame.image, new_quads[g + 1:g + 3] + new_quads[g:g + 1], k)
             if best is not None:
                 dets.append(best)
-        # outline hypotheses of one card may read as two (a sure read and a look-alike at an
-        # outline a little off): one place holds one top card, the surest read
-        dets.sort(key=lambda d: -d.confidence)
+        return self._one_per_place(dets), bool(new_quads)
+
+    def _one_per_place(self, dets: list[Detection]) -> list[Detection]:
+        """Outline hypotheses of one card may read as two (a sure read and a look-alike at an
+        outline a little off): one place holds one top card, the surest read."""
         kept: list[Detection] = []
-        for d in dets:
+        for d in sorted(dets, key=lambda d: -d.confidence):
             q = np.asarray(d.corners, np.float64)
-            if all(self._overlap(q, np.asarray(o.corners, np.float64)) <= 0.5 for o in kept):
+            if all(self._overlap(q, np.asarray(o.corners, np.float64)) <= ONE_PLACE for o in kept):
                 kept.append(d)
-        return kept, bool(new_quads)
+        return kept
 
     def _read_counted(self, img: np.ndarray, quad: np.ndarray) -> Detection:
         self.stats["reads"] += 1
@@ -388,9 +392,8 @@ class Tracker:
             dets = [d for d in dets if d.code != UNKNOWN or not d.face_up or all(
                 math.hypot(*(self.cal.to_table(np.asarray(d.corners, np.float64)).mean(axis=0)
                              - c)) > 30 for c in known)] + more
-        for d in dets:
-            if d.confidence < self.min_conf and d.face_up:
-                continue
+        for d in self._one_per_place([d for d in dets
+                                      if d.confidence >= self.min_conf or not d.face_up]):
             kn = self._known_from(d)
             self.model.append(kn)
             cards.append(CardSeen(kn.code, kn.x, kn.y, kn.angle, kn.zone,
@@ -838,6 +841,8 @@ class Tracker:
                 kn.top = False  # another card now lies on it: covered, not gone
                 new_dets.append(still)
                 continue
+            if still.confidence < self.min_conf and self._looks_as_before(kn.quad):
+                continue  # unreadable for now (a shadow, glare), but its picture is still there
             self.model.remove(kn)
             if self.layout.seat_of_zone(kn.zone) is not None and kn.code != UNKNOWN:
                 self._left[kn.code] = (kn.zone, frame.t, kn)  # it left a seat zone: remember it
@@ -930,6 +935,19 @@ class Tracker:
     def _may_move(self, src: str, dst: str) -> bool:
         seat = self.layout.seat_of_zone(dst)
         return seat is None or self.layout.seat_of_zone(src) in (None, seat)
+
+    def _looks_as_before(self, quad: np.ndarray) -> bool:
+        """Does the card's place still show the picture it showed (up to light and shadow)?"""
+        if self._ref_mid is None or self._mid_now is None:
+            return False
+        foot, box = self._footprint_mid(quad, grow=0)
+        a = self._ref_mid[box][foot].astype(np.float32)
+        b = self._mid_now[box][foot].astype(np.float32)
+        if a.size < 20:
+            return False
+        a -= a.mean()
+        b -= b.mean()
+        return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6)) > SAME_PICTURE
 
     def _laid_over(self, kn: _Known, read: Detection) -> bool:
         """Is the sure read at a model card's place a new card on top of it? (Not when it is
