@@ -156,3 +156,41 @@ def test_reading_ahead_leaves_the_settling_frame_only_bookkeeping():
     assert reports[True][0] == reports[False][0]
     assert reports[True][1] == [0, 0]  # read ahead: nothing left to read when reported
     assert all(n > 0 for n in reports[False][1])
+
+
+def _bare_tracker():
+    lay = make_layout(4)
+    return Tracker(StandInDeck(), lay, np.eye(3)), lay
+
+
+def test_a_card_that_left_a_seat_zone_is_matched_only_with_an_arrival_that_can_be_it():
+    from vision.track import _Known
+
+    tracker, lay = _bare_tracker()
+    b = lay.spot("row:1:2")
+    gone = _Known("KD", np.zeros((4, 2)), b.cx, b.cy, 0.0, "row:1:2")
+    tracker._left["KD"] = ("row:1:2", 1.0, gone)
+    centre = _Known("KD", np.zeros((4, 2)), 550.0, 450.0, 0.0, "centre")
+    other_seat = _Known("KD", np.zeros((4, 2)), 0.0, 0.0, 0.0, "row:2:3")
+    own_seat = _Known("KD", np.zeros((4, 2)), 0.0, 0.0, 0.0, "row:1:5")
+    assert tracker._came_from(centre, 3.0) == "row:1:2"
+    assert tracker._came_from(own_seat, 3.0) == "row:1:2"
+    assert tracker._came_from(other_seat, 3.0) is None  # another player's card of that code
+    assert tracker._came_from(centre, 30.0) is None  # long ago: not that card
+
+
+def test_one_card_per_place_keeps_the_surest_read():
+    from vision.types import Detection
+
+    tracker, _ = _bare_tracker()
+
+    def det(code, conf, x, y, turned=False):
+        w, h = (88, 63) if turned else (63, 88)
+        return Detection(code, ((x, y), (x + w, y), (x + w, y + h), (x, y + h)), conf)
+
+    kept = tracker._one_per_place([det("Y13", 0.7, 100, 100), det("Y11", 0.95, 104, 98),
+                                   det("B2", 0.9, 400, 100)])
+    assert sorted(d.code for d in kept) == ["B2", "Y11"]
+    # a rotated outline of the same card (read as something else) is the same place too
+    kept = tracker._one_per_place([det("G10", 0.99, 100, 100), det("?", 0.6, 90, 110, True)])
+    assert [d.code for d in kept] == ["G10"]

@@ -8,12 +8,22 @@ the picture's border) and the rest. A changed region that no arm touches and tha
 for `settle` frames is read again at full resolution (identify_region on that card only), the
 table model is updated and the reference picture is refreshed there.
 
+Reading is kept off the frame that reports a card: regions still waiting out their settle
+frames are read ahead (read_ahead(), which the caller runs after handing on what update()
+returned), so the settling frame has only bookkeeping left. A card-shaped change that no read
+can name yet (glare, a shadow, blur) is read again a few times before it joins the reference; a
+model card an arm lay over is read again even when little of the small picture changed (a
+look-alike laid on a pile); a model card that cannot be read but still shows its remembered
+picture is kept. Arms are traced to the world outside the table at half the threshold, since a
+sleeve may look much like the cloth or the floor.
+
 Times: a card's rest time is the capture time of the first frame in which it lay as it lies
 now. A short history of half-width grey pictures is kept; going back from the frame that
 settled it, each picture is compared with the current one over the card's footprint: broad
 changes (hands, shadows) are left out, thin changes on the card's edges and print (both darker
 and brighter) mean it was still sliding. Frames in which a hand hides most of it are skipped.
-Seats: a card that was seen in a seat zone before carries that zone (from_zone) and seat;
+Seats: a card that was seen in a seat zone before carries that zone (from_zone) and seat (when
+it can be that card: players' decks repeat codes, and no card moves into another seat's zone);
 otherwise the seat of the arm whose blob covered it most in the frames up to its rest.
 """
 
