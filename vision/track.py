@@ -861,9 +861,11 @@ class Tracker:
                     gi = self._gone_index(kn.quad, k)
                     if self.debug:
                         print("gone", kn.code, still)
+                    # the seat of the arm over it as it went, not of one passing later
                     out.append(TakeBackObs(kn.code, kn.x, kn.y, kn.zone,
                                            self._times.get(gi, frame.t),
-                                           self._seat_of_arm_over(kn.quad)))
+                                           self._seat_of_arm_over(kn.quad, gi)
+                                           or self._seat_of_arm_over(kn.quad)))
             self._reveal_below(kn)
         for d in new_dets:
             kn = self._known_from(d)
