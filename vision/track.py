@@ -396,12 +396,16 @@ class Tracker:
         dets = [self._reread(frame.image, d) if d.code == UNKNOWN or d.confidence < self.min_conf
                 else d for d in dets]
         more = self._spot_reads(frame.image, dets)
-        if more:  # an unread detection where a spot was read is that card
-            known = [self.cal.to_table(np.asarray(d.corners, np.float64)).mean(axis=0)
+        if more:  # a spot read replaces an unread or less sure detection there
+            spots = [(self.cal.to_table(np.asarray(d.corners, np.float64)).mean(axis=0), d)
                      for d in more]
-            dets = [d for d in dets if d.code != UNKNOWN or not d.face_up or all(
-                math.hypot(*(self.cal.to_table(np.asarray(d.corners, np.float64)).mean(axis=0)
-                             - c)) > 30 for c in known)] + more
+
+            def replaced(d: Detection) -> bool:
+                c = self.cal.to_table(np.asarray(d.corners, np.float64)).mean(axis=0)
+                return any(math.hypot(*(c - cm)) <= 30 and (
+                    (d.code == UNKNOWN and d.face_up) or d.confidence < m.confidence)
+                    for cm, m in spots)
+            dets = [d for d in dets if not replaced(d)] + more
         for d in self._one_per_place([d for d in dets
                                       if d.confidence >= self.min_conf or not d.face_up]):
             kn = self._known_from(d)
@@ -426,16 +430,22 @@ class Tracker:
             r = self._read(image, cand, self.deck)
             if r.code == UNKNOWN and (r.back is None or r.face_up):
                 continue
-            if best.code == UNKNOWN or r.confidence > best.confidence + 0.05:
+            # a face seen through a turned outline can read as a back of its colour; a back
+            # never reads as one face surely, so a sure face read wins over a back read
+            face_over_back = (r.face_up and r.code != UNKNOWN and r.confidence >= SURE
+                              and not best.face_up)
+            if best.code == UNKNOWN and best.face_up or face_over_back \
+                    or r.confidence > best.confidence + 0.05:
                 best = r
-            if best.confidence >= 0.9:
-                break
+            if best.confidence >= SURE and best.face_up:
+                break  # (a sure back is checked on the other outlines too)
         return best
 
     def _spot_reads(self, image: np.ndarray, dets: list[Detection]) -> list[Detection]:
-        """Cards at the layout's spots that the whole-picture reader missed."""
+        """Cards at the layout's spots that the whole-picture reader missed or read unsurely
+        (a card's outline found turned can read as a back of its colour)."""
         have = [self.cal.to_table(np.asarray(d.corners, np.float64).reshape(4, 2)).mean(axis=0)
-                for d in dets if d.code != UNKNOWN or not d.face_up]
+                for d in dets if (d.code != UNKNOWN or not d.face_up) and d.confidence >= SURE]
         out: list[Detection] = []
         for box in self.layout.spots.values():
             if any(math.hypot(c[0] - box.cx, c[1] - box.cy) < 30 for c in have):
