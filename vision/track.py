@@ -1010,7 +1010,7 @@ class Tracker:
         x1, y1 = np.clip(pts.max(axis=0) + 1, 0, [sw, sh])
         m = np.zeros((max(0, y1 - y0), max(0, x1 - x0)), np.uint8)
         if m.size:
-            cv2.fillConvexPoly(m, pts - [x0, y0], 1)
+            cv2.fillConvexPoly(m, (pts - [x0, y0]).astype(np.int32), 1)
         if len(self._feet) > 500:
             self._feet.clear()
         self._feet[key] = ((slice(y0, y1), slice(x0, x1)), m.astype(bool))
