@@ -432,10 +432,10 @@ class Tracker:
                 continue
             # a face seen through a turned outline can read as a back of its colour; a back
             # never reads as one face surely, so a sure face read wins over a back read
+            unread = best.code == UNKNOWN and best.face_up
             face_over_back = (r.face_up and r.code != UNKNOWN and r.confidence >= SURE
                               and not best.face_up)
-            if best.code == UNKNOWN and best.face_up or face_over_back \
-                    or r.confidence > best.confidence + 0.05:
+            if unread or face_over_back or r.confidence > best.confidence + 0.05:
                 best = r
             if best.confidence >= SURE and best.face_up:
                 break  # (a sure back is checked on the other outlines too)
@@ -469,7 +469,7 @@ class Tracker:
             ids = np.unique(weak[labels == i])
             ids = ids[ids > 0]
             m = (outside_weak == ids[0] if len(ids) == 1 else np.isin(outside_weak, ids))
-            m = (m & (outside_weak > 0)).astype(np.uint8)
+            m = m.astype(np.uint8)
             n, lab, st, cen = cv2.connectedComponentsWithStats(m, connectivity=8)
             es = []
             for j in range(1, n):
