@@ -125,11 +125,12 @@ def run_deck(name: str, scenes: int, seed: int, fail_dir: Path | None) -> dict:
             region.add(rv, rhi)
             if card.visible >= 0.95:
                 region_clear.add(rv, rhi)
-            if fail_dir is not None and v != "right":
+            if fail_dir is not None and "right" not in (v, rv) or fail_dir is not None and v != rv:
                 fail_dir.mkdir(parents=True, exist_ok=True)
                 x0, y0 = np.maximum(q.min(axis=0).astype(int) - 20, 0)
                 x1, y1 = q.max(axis=0).astype(int) + 20
                 got = ",".join(f"{d.code}/{d.back}/{d.confidence:.2f}" for d in near) or "none"
+                got += f"-region-{rv}-{rd.code}/{rd.back}/{rd.confidence:.2f}"
                 fn = f"{name}-{s}-{k}-{v}-{card.code if card.face_up else 'back-' + str(card.back)}-vis{card.visible:.2f}-got-{got}.png"
                 cv2.imwrite(str(fail_dir / fn.replace("/", "_")), img[y0:y1, x0:x1])
     return {"deck": name, "scenes": scenes, "identify": full.report(), "identify_clear": clear.report(),

@@ -50,7 +50,9 @@ STRUCTURE_MIN = 0.1  # share of the picture's variation the template must explai
 INDEX_SURE = 0.95  # an index read this sure (rank and suit confirmed by the pips) decides
 STRUCTURE_INDEX = 0.3  # a less sure index read decides only where the templates see a card
 COVER_TAU = 0.05  # mean squared residual (0..1 scale) above which a cell counts as covered
-GAIN_SPREAD = (0.85, 1.18)  # allowed white-balance error per channel, relative to the mean gain
+GAIN_SPREAD = (0.85, 1.18)
+ROBUST_ROUNDS = 2
+OFFSET_SLOPE_RIDGE = 3.0  # holds back the slope of the fitted glare plane (in cells' worth)  # allowed white-balance error per channel, relative to the mean gain
 
 
 class UnreadableImageError(ValueError):
@@ -193,24 +195,50 @@ class _Match:
     structure: float = 1.0  # share of the picture's variation the best template explains
 
 
-def _fit(sx, sxx, sxt, st, stt, npx):
-    """Per template: channel gains a (n, 3) and a common offset b (n,) fitting x ~ a t + b.
+_cell_xy_cache: np.ndarray | None = None
+
+
+def _cell_xy() -> np.ndarray:
+    """(cells, 3): 1, x, y of each grid cell's centre, x and y from -1 to 1 across the card."""
+    global _cell_xy_cache
+    if _cell_xy_cache is None:
+        gx, gy = GRID
+        ys, xs = np.mgrid[0:gy, 0:gx]
+        cx = (xs.ravel() + 0.5) / gx * 2 - 1
+        cy = (ys.ravel() + 0.5) / gy * 2 - 1
+        _cell_xy_cache = np.stack([np.ones_like(cx), cx, cy], axis=1).astype(np.float32)
+    return _cell_xy_cache
+
+
+def _fit(sx, sxt, s_t, s_tt, use, ppc):
+    """Per template: channel gains a (3, m) and an offset b per cell (cells, m) fitting x ~ a t + b
+    on the cells in use (cells, m).
 
     The gains may differ from their mean by GAIN_SPREAD only (white balance error), so that a
-    plain colour field cannot be turned into another colour; b (glare, haze) is the same for all
-    channels. Inputs are per-channel sums over the cells in use, each (3, n); npx pixels each.
-    Returns a, b and the residual sum of squares (n,).
+    plain colour field cannot be turned into another colour. The offset (glare, haze) is the same
+    for all channels and a plane across the card: a glare spot or a lamp's fall-off brightens one
+    side of a card more than the other. The plane's slope is held back (OFFSET_SLOPE_RIDGE) so
+    that a card seen on a few cells only is fitted with an even offset.
     """
-    b = np.zeros(sxt.shape[1], np.float32)
+    p = _cell_xy()
+    w = use
+    nm = np.einsum("cm,ci,cj->mij", w, p, p) + np.diag([1e-3, OFFSET_SLOPE_RIDGE, OFFSET_SLOPE_RIDGE])
+    b = np.zeros(w.shape, np.float32)
+    s_tt_w = np.maximum((s_tt * w[:, None]).sum(axis=0), 1e-6)
+
+    def gains(b):
+        a = ((sxt - b[:, None] * s_t) * w[:, None]).sum(axis=0) / s_tt_w
+        mean = np.clip(a.mean(axis=0), 0.35, 2.5)
+        return np.clip(a, mean * GAIN_SPREAD[0], mean * GAIN_SPREAD[1])
+
     for _ in range(2):
-        a = (sxt - b * st) / np.maximum(stt, 1e-6)
-        m = np.clip(a.mean(axis=0), 0.35, 2.5)
-        a = np.clip(a, m * GAIN_SPREAD[0], m * GAIN_SPREAD[1])
-        b = np.clip((sx - a * st).sum(axis=0) / (3 * npx), -0.15, 0.45)
-    a = (sxt - b * st) / np.maximum(stt, 1e-6)
-    m = np.clip(a.mean(axis=0), 0.35, 2.5)
-    a = np.clip(a, m * GAIN_SPREAD[0], m * GAIN_SPREAD[1])
-    return a, b
+        a = gains(b)
+        off = (sx - a[None] * s_t).sum(axis=1) / (3 * ppc)  # (cells, m): each cell's mean offset
+        rhs = np.einsum("cm,cm,ci->mi", w, off, p)
+        coef = np.linalg.solve(nm, rhs[..., None])[..., 0]  # (m, 3)
+        coef[:, 0] = np.clip(coef[:, 0], -0.15, 0.45)
+        b = np.clip(p @ coef.T, -0.15, 0.6).astype(np.float32)
+    return gains(b), b
 
 
 def _subset(t: _Templates, rows: np.ndarray) -> _Templates:
@@ -251,21 +279,23 @@ def _scores_many(xs: np.ndarray, t: _Templates) -> np.ndarray:
 def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarray,
                 s_tt: np.ndarray, ppc: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """_scores from per-cell, per-channel sums: of the picture (sx, sxx: (cells, 3, 1 or m)),
-    of picture times template (sxt), of the template (s_t, s_tt: (cells, 3, m))."""
+    of picture times template (sxt), of the template (s_t, s_tt: (cells, 3, m)); ppc pixels a cell."""
     ncell = GRID[0] * GRID[1]
     m = sxt.shape[2]
 
     def cell_res(a, b):  # (cells, m) mean squared residual per pixel and channel
-        a3, b3 = a[None], b[None, None]
+        a3, b3 = a[None], b[:, None]
         r = (sxx - 2 * a3 * sxt - 2 * b3 * sx + a3 ** 2 * s_tt + 2 * a3 * b3 * s_t + b3 ** 2 * ppc)
         return r.sum(axis=1) / (3 * ppc)
 
-    # first fit on every cell, then again on the cells it explains (the rest is covered)
-    use = np.ones((ncell, m), np.float32)
-    for _ in range(2):
-        cnt = np.maximum(use.sum(axis=0), 1.0)
-        a, b = _fit((sx * use[:, None]).sum(axis=0), None, (sxt * use[:, None]).sum(axis=0),
-                    (s_t * use[:, None]).sum(axis=0), (s_tt * use[:, None]).sum(axis=0), cnt * ppc)
+    # start from the picture as normalised (paper white = 1: gain 1, no offset), keep the cells
+    # that this explains, fit on those, then again on the cells the fit explains (the rest is covered)
+    res = cell_res(np.ones((3, m), np.float32), np.zeros((ncell, m), np.float32))
+    use = (res < COVER_TAU).astype(np.float32)
+    thr = np.partition(res, ncell // 3, axis=0)[ncell // 3][None]
+    use = np.maximum(use, (res <= thr).astype(np.float32))
+    for _ in range(ROBUST_ROUNDS):
+        a, b = _fit(sx, sxt, s_t, s_tt, use, ppc)
         res = cell_res(a, b)
         use = (res < COVER_TAU).astype(np.float32)
         # keep at least the best-fitting third of the cells, so a fit is always made
@@ -288,7 +318,7 @@ def _match(pic: np.ndarray, t: _Templates) -> _Match:
 
 
 def _read_pic(image: np.ndarray, q: np.ndarray, t: _Templates) -> _Match:
-    return _decide(_normalise(rectify(image, q)), t)
+    return _match(rectify(image, q), t)
 
 
 def _decide(pic: np.ndarray, t: _Templates) -> _Match:
@@ -317,7 +347,8 @@ def _decide(pic: np.ndarray, t: _Templates) -> _Match:
         return (j // per) * per + (len(BLURS) - 1) * 2 + (j % 2)
 
     sb = soft_row(best)
-    mb = (t.mat[sb, valid].reshape(-1, 3, ppc) * a[:, sb][None, :, None] + b[sb]).reshape(-1)
+    mb = (t.mat[sb, valid].reshape(-1, 3, ppc) * a[:, sb][None, :, None]
+          + b[explained, sb][:, None, None]).reshape(-1)
     eb = (xb - mb) ** 2
     conf = 1.0
     seen = {int(t.ident[best])}
@@ -329,7 +360,8 @@ def _decide(pic: np.ndarray, t: _Templates) -> _Match:
         if float(score[j]) > 4.0 * s1 + 0.015:
             break  # far worse overall: no real competitor
         j = soft_row(j)
-        mj = (t.mat[j, valid].reshape(-1, 3, ppc) * a[:, j][None, :, None] + b[j]).reshape(-1)
+        mj = (t.mat[j, valid].reshape(-1, 3, ppc) * a[:, j][None, :, None]
+              + b[explained, j][:, None, None]).reshape(-1)
         diff = np.abs(mb - mj) > 0.12
         k = int(diff.sum())
         if k < 6:

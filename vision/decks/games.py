@@ -76,7 +76,7 @@ def make_wackee_six() -> Deck:
 # ---------------------------------------------------------------- Slap Wacky
 SW_PATTERNS = {  # pattern number -> (shape, colour)
     1: ("circle", "red"), 2: ("square", "blue"), 3: ("triangle", "green"),
-    4: ("star", "orange"), 5: ("diamond", "purple"), 6: ("hexagon", "teal"),
+    4: ("star", "orange"), 5: ("diamond", "purple"), 6: ("hexagon", "black"),
 }
 SW_CODES = tuple(f"P{p}-{q}{k}" for p in SW_PATTERNS for q in range(1, 5) for k in "WF") + ("WILD", "BLOCK")
 _CELLS = {1: (0, 0), 2: (1, 0), 3: (0, 1), 4: (1, 1)}  # position -> (col, row) in the 2x2 pattern
@@ -125,11 +125,14 @@ def _slap_face(c: Canvas, code: str) -> None:
         else:
             c.rect(x + 0.5, y + 0.5, x + cell - 0.5, y + cell - 0.5, fill=None, outline=ink, width_mm=0.6)
     c.text(W / 2, 62.0, "FACE +2" if face else "WACKY +1", 4.5, ink, max_w_mm=26)
-    # the position again as a row of dots: a count reads the same with the card turned round
-    # (the 2 x 2 pattern of a turned card shows another cell filled)
-    step = 6.5
-    for i in range(q):
-        c.ellipse(W / 2 - (q - 1) * step / 2 + i * step - 4.0, 72.0, 2.3, 2.3, fill=ink)
+    # the position again as a row of bold bars: a count reads the same with the card turned round
+    # (the 2 x 2 pattern of a turned card shows another cell filled), and bars this size still
+    # count under a blurred camera that sees about a pixel per millimetre
+    bar, gap = 4.0, 3.0
+    x = W / 2 - 4.0 - (q * bar + (q - 1) * gap) / 2
+    for _ in range(q):
+        c.rect(x, 68.5, x + bar, 79.5, fill=ink)
+        x += bar + gap
     if face:  # a smiling face: the face cards are the ones worth two
         c.ellipse(W / 2, 16.0, 7, 7, fill=WHITE)
         c.ellipse(W / 2 - 2.4, 14.5, 1.0, 1.0, fill=BLACK)
@@ -230,20 +233,23 @@ def make_spite_and_malice() -> Deck:
 
 # ---------------------------------------------------------------- Wonky
 WK_COLOURS = {"R": "red", "G": "green", "B": "blue"}
-WK_SIZES = {"S": 9.0, "M": 14.0, "L": 19.0}  # drawn block edge, mm
+# drawn block edge, mm: far apart, so that the size reads at a glance and under a blurred camera
+WK_SIZES = {"S": 12.0, "M": 21.0, "L": 30.0}
+WK_ANY_SIZES = {"S": 8.0, "M": 12.5, "L": 17.0}  # the three blocks side by side of "any size"
 WK_BLOCKS = tuple(c + s for c in "RGBX" for s in "SMLX")
 WK_CODES = WK_BLOCKS + ("PASS", "REV", "XX-DRAW", "XX-REV")
 
 
 def _block(c: Canvas, cx: float, cy: float, colour: str, size: str) -> None:
-    """One block seen from above: filled square, colour by name, 'X' colour = striped."""
-    if size == "X":  # any size: the three sizes side by side, bottoms aligned
+    """The block (or, for any size, the three blocks side by side, bottoms aligned) as seen from
+    above: a square with a black outline, filled with the block colour ('X': striped)."""
+    if size == "X":
         gap = 2.5
-        total = sum(WK_SIZES.values()) + 2 * gap
+        total = sum(WK_ANY_SIZES.values()) + 2 * gap
         x = cx - total / 2
-        base = cy + WK_SIZES["L"] / 2
+        base = cy + WK_ANY_SIZES["L"] / 2
         for s in ("S", "M", "L"):
-            e = WK_SIZES[s]
+            e = WK_ANY_SIZES[s]
             _square(c, x + e / 2, base - e / 2, e, colour)
             x += e + gap
         return
@@ -251,31 +257,42 @@ def _block(c: Canvas, cx: float, cy: float, colour: str, size: str) -> None:
 
 
 def _square(c: Canvas, cx: float, cy: float, e: float, colour: str) -> None:
-    """One block of edge e: filled square, colour by name, 'X' colour = striped."""
+    """One block of edge e: filled square, colour by name, 'X' colour = striped, 'W' white."""
     if colour == "X":
         k = e / 3
         for i, name in enumerate(("red", "green", "blue")):
             c.rect(cx - e / 2 + i * k, cy - e / 2, cx - e / 2 + (i + 1) * k, cy + e / 2, fill=rgb(name))
     else:
-        c.rect(cx - e / 2, cy - e / 2, cx + e / 2, cy + e / 2, fill=rgb(WK_COLOURS[colour]))
+        c.rect(cx - e / 2, cy - e / 2, cx + e / 2, cy + e / 2, fill=WHITE if colour == "W" else rgb(WK_COLOURS[colour]))
     c.rect(cx - e / 2, cy - e / 2, cx + e / 2, cy + e / 2, fill=None, outline=BLACK, width_mm=0.7)
+
+
+def _wonky_block_face(c: Canvas, code: str) -> None:
+    """A block card: the whole field in the block's colour (any colour: red, green and blue
+    stripes) and the block drawn white at its size in the middle; the colour and the size each
+    cover a large part of the card, so either still reads with the card half covered."""
+    colour, size = code[0], code[1]
+    if colour == "X":
+        k = (W - 6) / 3
+        for i, name in enumerate(("red", "green", "blue")):
+            c.rect(3 + i * k, 3, 3 + (i + 1) * k, H - 3, fill=rgb(name))
+    else:
+        c.rect(3, 3, W - 3, H - 3, fill=rgb(WK_COLOURS[colour]))
+    _block(c, W / 2, H / 2, "W", size)
+    c.text(W / 2, 74, {"S": "SMALL", "M": "MEDIUM", "L": "LARGE", "X": "ANY SIZE"}[size], 4.5,
+           WHITE, max_w_mm=26)
+    c.text(W / 2, 15, {"R": "RED", "G": "GREEN", "B": "BLUE", "X": "ANY COLOUR"}[colour], 4.5,
+           WHITE, max_w_mm=26)
+    c.rect(3, 3, 17, 17, fill=WHITE)
+    ink = BLACK if colour == "X" else rgb(WK_COLOURS[colour])
+    c.text(10.0, 10.0, code.replace("X", "*"), 6.0, ink, max_w_mm=12)
+    c.paste_rotated_copy_of_corner(17.0, 17.0)
+    white_margin(c)
 
 
 def _wonky_face(c: Canvas, code: str) -> None:
     if code in WK_BLOCKS:
-        colour, size = code[0], code[1]
-        tint = (225, 225, 225) if colour == "X" else lighten(rgb(WK_COLOURS[colour]), 0.5)
-        c.rect(3, 22, W - 3, 66, fill=tint)
-        _block(c, W / 2, 44.45, colour, size)
-        label = code.replace("X", "*")
-        ink = BLACK if colour == "X" else rgb(WK_COLOURS[colour])
-        c.text(W / 2, 72, {"S": "SMALL", "M": "MEDIUM", "L": "LARGE", "X": "ANY SIZE"}[size], 4.0,
-               BLACK, max_w_mm=34)
-        c.text(W / 2, 17, {"R": "RED", "G": "GREEN", "B": "BLUE", "X": "ANY COLOUR"}[colour], 4.0,
-               BLACK, max_w_mm=34)
-        c.text(9.5, 10.0, label, 6.0, ink, max_w_mm=12)
-        c.paste_rotated_copy_of_corner(17.0, 17.0)
-        white_margin(c)
+        _wonky_block_face(c, code)
         return
     c.rect(3, 3, W - 3, H - 3, fill=rgb("yellow") if code in ("PASS", "REV") else rgb("purple"))
     if code == "PASS":
