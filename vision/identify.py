@@ -6,17 +6,26 @@ compared with every template (each face and back, at 0 and 180 degrees, sharp an
 photometric model fitted per template: x = a_c * t + b, channel gains a_c that may differ from
 each other by a white-balance error only and one offset b for glare and haze. Cells of a 5 x 7
 grid that the fitted template does not explain are taken as covered (a hand, another card) and
-cost every template the same, so a half-covered card is still read from what shows.
+cost every template the same, so a half-covered card is still read from what shows. The fit
+starts from the picture as normalised (gain 1, no offset), so that a hand over half the card
+does not drag the first fit off. Within the covered cells the occluder itself is then found
+pixel by pixel (blobs from the picture's edge that none of the likeliest cards explains) and the
+card is read again with the visible part of those cells; this may only make the likeliest card
+surer, never change it.
 
 The confidence is the margin between the best card and each close rival, measured on the pixels
-where the two differ, on a softened picture (a quad a pixel or two off costs both alike); it is
-lowered when the fit is poor, when most of the card is covered, and when the template explains
-little of what the picture shows (a bare patch of cloth or skin, normalised on itself, looks like
-a plain white card). Below MIN_CONFIDENCE the card is reported as UNKNOWN, never guessed.
+where the two differ, on a softened picture; the templates are blurred to match the picture's
+own blur and each may move by a pixel, so that neither a blurred picture nor a quad a pixel off
+passes for a margin. It is lowered when the fit is poor, when most of the card is covered, and
+when the template explains little of what the picture shows (a bare patch of cloth or skin,
+normalised on itself, looks like a plain white card). Below MIN_CONFIDENCE the card is reported
+as UNKNOWN, never guessed.
 
-The quad is first sharpened on the image's edges (detect.fit_edges); a read that is not sure is
-retried with the quad grown by the white margin (on a pale cloth the outline found may be the
-colour field's) and then with a small search of the pose scored by the likeliest templates.
+The quad is read as given and as sharpened on the image's edges (detect.fit_edges); where the
+two read as different cards, an edge pulled one off the card, and the better fit stands with
+its confidence cut. A read that is not sure is retried with the quad grown by the white margin
+(on a pale cloth the outline found may be the colour field's) and then with a small search of
+the pose scored by the likeliest templates.
 
 For the built-in "standard" deck (and decks enrolled with standard codes), every face is also
 read by its corner index (vision/decks/index_reader.py); a sure index read decides.
@@ -27,7 +36,7 @@ quad, so a tracker re-reads only the regions that changed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -50,9 +59,8 @@ STRUCTURE_MIN = 0.1  # share of the picture's variation the template must explai
 INDEX_SURE = 0.95  # an index read this sure (rank and suit confirmed by the pips) decides
 STRUCTURE_INDEX = 0.3  # a less sure index read decides only where the templates see a card
 COVER_TAU = 0.05  # mean squared residual (0..1 scale) above which a cell counts as covered
-GAIN_SPREAD = (0.85, 1.18)
-ROBUST_ROUNDS = 2
-OFFSET_SLOPE_RIDGE = 3.0  # holds back the slope of the fitted glare plane (in cells' worth)  # allowed white-balance error per channel, relative to the mean gain
+GAIN_SPREAD = (0.85, 1.18)  # allowed white-balance error per channel, relative to the mean gain
+ROBUST_ROUNDS = 2  # fits on the cells the previous fit explained
 
 
 class UnreadableImageError(ValueError):
@@ -137,6 +145,7 @@ class _Templates:
     s_t: np.ndarray  # (cells, 3, n) per cell and channel: sum of t
     s_tt: np.ndarray  # (cells, 3, n): sum of t * t
     ident: np.ndarray  # (n,) int: one id per (code, back), shared by rotations and blurs
+    cells_sq: np.ndarray  # cells squared: sums of t * t over some of a cell's pixels only
 
 
 _template_cache: dict[tuple[int, str], _Templates] = {}
@@ -177,7 +186,7 @@ def templates(deck: Deck) -> _Templates:
     cells = np.ascontiguousarray(mat.reshape(len(keys), ncell * 3, -1).transpose(1, 0, 2))
     s_t = cells.sum(axis=2).reshape(ncell, 3, -1)
     s_tt = (cells ** 2).sum(axis=2).reshape(ncell, 3, -1)
-    t = _Templates(keys, mat, cells, s_t, s_tt, np.array(ident))
+    t = _Templates(keys, mat, cells, s_t, s_tt, np.array(ident), cells ** 2)
     _template_cache[key] = t
     return t
 
@@ -195,70 +204,63 @@ class _Match:
     structure: float = 1.0  # share of the picture's variation the best template explains
 
 
-_cell_xy_cache: np.ndarray | None = None
-
-
-def _cell_xy() -> np.ndarray:
-    """(cells, 3): 1, x, y of each grid cell's centre, x and y from -1 to 1 across the card."""
-    global _cell_xy_cache
-    if _cell_xy_cache is None:
-        gx, gy = GRID
-        ys, xs = np.mgrid[0:gy, 0:gx]
-        cx = (xs.ravel() + 0.5) / gx * 2 - 1
-        cy = (ys.ravel() + 0.5) / gy * 2 - 1
-        _cell_xy_cache = np.stack([np.ones_like(cx), cx, cy], axis=1).astype(np.float32)
-    return _cell_xy_cache
-
-
-def _fit(sx, sxt, s_t, s_tt, use, ppc):
-    """Per template: channel gains a (3, m) and an offset b per cell (cells, m) fitting x ~ a t + b
-    on the cells in use (cells, m).
+def _fit(sx, sxt, s_t, s_tt, use, den):
+    """Per template: channel gains a (3, m) and an offset b (m,) fitting x ~ a t + b on the cells
+    in use (cells, m); den (cells, 1): the pixel channels summed in each cell.
 
     The gains may differ from their mean by GAIN_SPREAD only (white balance error), so that a
-    plain colour field cannot be turned into another colour. The offset (glare, haze) is the same
-    for all channels and a plane across the card: a glare spot or a lamp's fall-off brightens one
-    side of a card more than the other. The plane's slope is held back (OFFSET_SLOPE_RIDGE) so
-    that a card seen on a few cells only is fitted with an even offset.
+    plain colour field cannot be turned into another colour; b (glare, haze) is the same for all
+    channels.
     """
-    p = _cell_xy()
-    w = use
-    nm = np.einsum("cm,ci,cj->mij", w, p, p) + np.diag([1e-3, OFFSET_SLOPE_RIDGE, OFFSET_SLOPE_RIDGE])
-    b = np.zeros(w.shape, np.float32)
-    s_tt_w = np.maximum((s_tt * w[:, None]).sum(axis=0), 1e-6)
+    w = use[:, None]
+    sum_x, sum_xt = (sx * w).sum(axis=0), (sxt * w).sum(axis=0)
+    sum_t, sum_tt = (s_t * w).sum(axis=0), np.maximum((s_tt * w).sum(axis=0), 1e-6)
+    npx = np.maximum((den * use).sum(axis=0), 1.0)
 
     def gains(b):
-        a = ((sxt - b[:, None] * s_t) * w[:, None]).sum(axis=0) / s_tt_w
-        mean = np.clip(a.mean(axis=0), 0.35, 2.5)
-        return np.clip(a, mean * GAIN_SPREAD[0], mean * GAIN_SPREAD[1])
+        a = (sum_xt - b * sum_t) / sum_tt
+        mean = np.minimum(np.maximum(a.mean(axis=0), 0.35), 2.5)  # (np.clip is slow on small arrays)
+        return np.minimum(np.maximum(a, mean * GAIN_SPREAD[0]), mean * GAIN_SPREAD[1])
 
+    b = np.zeros(sxt.shape[2], np.float32)
     for _ in range(2):
         a = gains(b)
-        off = (sx - a[None] * s_t).sum(axis=1) / (3 * ppc)  # (cells, m): each cell's mean offset
-        rhs = np.einsum("cm,cm,ci->mi", w, off, p)
-        coef = np.linalg.solve(nm, rhs[..., None])[..., 0]  # (m, 3)
-        coef[:, 0] = np.clip(coef[:, 0], -0.15, 0.45)
-        b = np.clip(p @ coef.T, -0.15, 0.6).astype(np.float32)
+        b = np.minimum(np.maximum((sum_x - a * sum_t).sum(axis=0) / npx, -0.15), 0.45)
     return gains(b), b
 
 
 def _subset(t: _Templates, rows: np.ndarray) -> _Templates:
     """The same templates restricted to some rows (for a quick search of a card's exact pose)."""
     return _Templates([t.keys[int(i)] for i in rows], t.mat[rows], np.ascontiguousarray(t.cells[:, rows]),
-                      t.s_t[:, :, rows], t.s_tt[:, :, rows], t.ident[rows])
+                      t.s_t[:, :, rows], t.s_tt[:, :, rows], t.ident[rows],
+                      np.ascontiguousarray(t.cells_sq[:, rows]))
 
 
-def _scores(x: np.ndarray, t: _Templates) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _scores(x: np.ndarray, t: _Templates, keep: np.ndarray | None = None
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Robust fit of every template to the cell-grouped picture x: (score, res, a, b).
 
     score (n,): mean over cells of the residual, capped at COVER_TAU per cell (a covered cell
     costs the same for every template); res (cells, n): per-cell residual; a, b: the photometric
-    fit (see _fit)."""
+    fit (see _fit). keep (like x, 1 or 0): the pixels to use, where an occluder was found."""
     ncell = GRID[0] * GRID[1]
     xc = x.reshape(ncell * 3, -1)
-    sxt = np.matmul(t.cells, xc[:, :, None])[:, :, 0].reshape(ncell, 3, -1)  # (cells, 3, n)
-    sx = xc.sum(axis=1).reshape(ncell, 3, 1)
-    sxx = (xc ** 2).sum(axis=1).reshape(ncell, 3, 1)
-    return _robust_fit(sx, sxx, sxt, t.s_t, t.s_tt, xc.shape[1])
+    counts = None
+    if keep is None:
+        sxt = np.matmul(t.cells, xc[:, :, None])[:, :, 0].reshape(ncell, 3, -1)  # (cells, 3, n)
+        sx = xc.sum(axis=1).reshape(ncell, 3, 1)
+        sxx = (xc ** 2).sum(axis=1).reshape(ncell, 3, 1)
+        s_t, s_tt = t.s_t, t.s_tt
+    else:
+        kc = keep.reshape(ncell * 3, -1)
+        xk = xc * kc
+        sxt = np.matmul(t.cells, xk[:, :, None])[:, :, 0].reshape(ncell, 3, -1)
+        s_t = np.matmul(t.cells, kc[:, :, None])[:, :, 0].reshape(ncell, 3, -1)
+        s_tt = np.matmul(t.cells_sq, kc[:, :, None])[:, :, 0].reshape(ncell, 3, -1)
+        sx = xk.sum(axis=1).reshape(ncell, 3, 1)
+        sxx = (xk * xc).sum(axis=1).reshape(ncell, 3, 1)
+        counts = kc.sum(axis=1).reshape(ncell, 3, 1)
+    return _robust_fit(sx, sxx, sxt, s_t, s_tt, xc.shape[1], counts)
 
 
 def _scores_many(xs: np.ndarray, t: _Templates) -> np.ndarray:
@@ -277,32 +279,38 @@ def _scores_many(xs: np.ndarray, t: _Templates) -> np.ndarray:
 
 
 def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarray,
-                s_tt: np.ndarray, ppc: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                s_tt: np.ndarray, ppc: int, counts: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """_scores from per-cell, per-channel sums: of the picture (sx, sxx: (cells, 3, 1 or m)),
-    of picture times template (sxt), of the template (s_t, s_tt: (cells, 3, m)); ppc pixels a cell."""
+    of picture times template (sxt), of the template (s_t, s_tt: (cells, 3, m)); ppc pixels a
+    cell, of which counts (cells, 3, 1) were summed where an occluder was masked out. A cell
+    with hardly a pixel left counts as covered."""
     ncell = GRID[0] * GRID[1]
     m = sxt.shape[2]
+    cnt = np.full((ncell, 3, 1), float(ppc), np.float32) if counts is None else counts
+    den = np.maximum(cnt.sum(axis=1), 1.0)  # (cells, 1)
+    share = den / (3.0 * ppc)
 
     def cell_res(a, b):  # (cells, m) mean squared residual per pixel and channel
-        a3, b3 = a[None], b[:, None]
-        r = (sxx - 2 * a3 * sxt - 2 * b3 * sx + a3 ** 2 * s_tt + 2 * a3 * b3 * s_t + b3 ** 2 * ppc)
-        return r.sum(axis=1) / (3 * ppc)
+        a3, b3 = a[None], b[None, None]
+        r = (sxx - 2 * a3 * sxt - 2 * b3 * sx + a3 ** 2 * s_tt + 2 * a3 * b3 * s_t + b3 ** 2 * cnt)
+        return np.where(share > 0.15, r.sum(axis=1) / den, COVER_TAU)
 
     # start from the picture as normalised (paper white = 1: gain 1, no offset), keep the cells
     # that this explains, fit on those, then again on the cells the fit explains (the rest is covered)
-    res = cell_res(np.ones((3, m), np.float32), np.zeros((ncell, m), np.float32))
+    res = cell_res(np.ones((3, m), np.float32), np.zeros(m, np.float32))
     use = (res < COVER_TAU).astype(np.float32)
     thr = np.partition(res, ncell // 3, axis=0)[ncell // 3][None]
     use = np.maximum(use, (res <= thr).astype(np.float32))
     for _ in range(ROBUST_ROUNDS):
-        a, b = _fit(sx, sxt, s_t, s_tt, use, ppc)
+        a, b = _fit(sx, sxt, s_t, s_tt, use, den)
         res = cell_res(a, b)
         use = (res < COVER_TAU).astype(np.float32)
         # keep at least the best-fitting third of the cells, so a fit is always made
         thr = np.partition(res, ncell // 3, axis=0)[ncell // 3][None]
         use = np.maximum(use, (res <= thr).astype(np.float32))
     robust = np.minimum(res, COVER_TAU)
-    score = robust.mean(axis=0) / np.clip(a.mean(axis=0) ** 2, 0.3, 1.0)  # residuals of a dim card are smaller
+    score = robust.mean(axis=0) / np.minimum(np.maximum(a.mean(axis=0) ** 2, 0.3), 1.0)  # residuals of a dim card are smaller
     return score, res, a, b
 
 
@@ -311,6 +319,7 @@ def _picture(image: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 
 MARGIN_BLUR = 0.9  # extra blur (canonical px) of the picture when two cards are compared
+MARGIN_SIGMAS = (0.0, 0.9, 1.8)  # extra blur of the templates tried, to match the picture's
 
 
 def _match(pic: np.ndarray, t: _Templates) -> _Match:
@@ -321,35 +330,150 @@ def _read_pic(image: np.ndarray, q: np.ndarray, t: _Templates) -> _Match:
     return _match(rectify(image, q), t)
 
 
+OCCLUDER_RIVALS = 6  # an occluder's pixels are those that none of this many likeliest cards explains
+OCCLUDER_RES = 0.2  # squared residual (summed over the channels) above which a pixel is unexplained
+OCCLUDER_MIN_PX = 12  # smaller unexplained specks are print the templates miss, not an occluder
+
+_pix_perm_cache: np.ndarray | None = None
+
+
+def _pix_perm() -> np.ndarray:
+    """For each pixel of the cell-grouped order (cells x pixels a cell), its index in the picture."""
+    global _pix_perm_cache
+    if _pix_perm_cache is None:
+        ncell = GRID[0] * GRID[1]
+        ppc = CH * CW // ncell
+        _pix_perm_cache = (_perm().reshape(ncell, 3, ppc)[:, 0, :] // 3).reshape(-1)
+    return _pix_perm_cache
+
+
+def _occluder_keep(x: np.ndarray, t: _Templates, score: np.ndarray, a: np.ndarray,
+                   b: np.ndarray, covered: np.ndarray) -> np.ndarray | None:
+    """Keep-mask (cell-grouped, like x) without the pixels of a hand or card lying over this one:
+    blobs, reaching in from the picture's edge, that none of the likeliest cards explains. Only
+    the covered cells (covered: (cells,) bool) are masked, so that the cells cut by an
+    occluder's edge count with their visible part; the explained cells keep every pixel (a
+    card's print that only the right card explains must never be masked away). None when no
+    occluder is found."""
+    ncell = GRID[0] * GRID[1]
+    ppc = x.size // (ncell * 3)
+    rows: list[int] = []
+    seen: set[int] = set()
+    for j in np.argsort(score):
+        i = int(t.ident[int(j)])
+        if i not in seen:
+            seen.add(i)
+            rows.append(int(j))
+            if len(rows) >= OCCLUDER_RIVALS:
+                break
+    r = np.asarray(rows)
+    model = t.mat[r].reshape(len(r), ncell, 3, ppc) * a[:, r].T[:, None, :, None] + b[r][:, None, None, None]
+    err = ((x.reshape(1, ncell, 3, ppc) - model) ** 2).sum(axis=2).min(axis=0).reshape(-1)  # (pixels,)
+    bad = np.zeros(CH * CW, np.uint8)
+    bad[_pix_perm()] = err > OCCLUDER_RES
+    bad = bad.reshape(CH, CW)
+    bad = cv2.morphologyEx(bad, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(bad, connectivity=4)
+    mask = np.zeros((CH, CW), np.uint8)
+    for k in range(1, n):
+        x0, y0, w, h, area = stats[k]
+        at_edge = x0 == 0 or y0 == 0 or x0 + w == CW or y0 + h == CH
+        if at_edge and area >= OCCLUDER_MIN_PX:
+            mask[lab == k] = 1
+    mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))  # the occluder's blurred rim
+    cut = mask.reshape(-1)[_pix_perm()].reshape(ncell, ppc) * covered[:, None]  # cell-grouped
+    if cut.sum() < OCCLUDER_MIN_PX:
+        return None
+    keep_pix = 1.0 - cut.astype(np.float32)
+    return np.repeat(keep_pix.reshape(ncell, 1, ppc), 3, axis=1).reshape(-1)
+
+
+def _quick_best(pic: np.ndarray, t: _Templates) -> tuple[str, str | None]:
+    """The likeliest card by the fit alone, without the margins: (code, back)."""
+    score = _scores(_normalise(pic).reshape(-1)[_perm()], t)[0]
+    code, back, _ = t.keys[int(np.argmin(score))]
+    return code, back
+
+
 def _decide(pic: np.ndarray, t: _Templates) -> _Match:
     """The best template for the normalised picture and how sure that is (see the module
     docstring). The best card is compared with its rivals on a softer picture and the soft
-    templates: a quad a pixel or two off then costs both alike."""
+    templates: a quad a pixel or two off then costs both alike. Where part of the card is
+    covered, the occluder is found pixel by pixel and the card read again without it."""
     perm = _perm()
     x = pic.reshape(-1)[perm]
     score, res, a, b = _scores(x, t)
-    ppc = x.size // (GRID[0] * GRID[1] * 3)
+    ncell = GRID[0] * GRID[1]
+    ppc = x.size // (ncell * 3)
+    keep = None
+    first = int(np.argmin(score))
+    cov_cells = res[:, first] >= COVER_TAU
+    if cov_cells.any():
+        keep = _occluder_keep(x, t, score, a, b, cov_cells)
+        if keep is not None:
+            got = _scores(x, t, keep)
+            # the mask may only make the likeliest card surer: where it would change the card,
+            # what it hid may have been that card's own print (blurred or washed out), so the
+            # read without it stands
+            if int(t.ident[int(np.argmin(got[0]))]) == int(t.ident[first]):
+                score, res, a, b = got
+            else:
+                keep = None
     order = np.argsort(score)
     best = int(order[0])
     code, back, rot = t.keys[best]
-    explained = res[:, best] < COVER_TAU
-    covered = 1.0 - float(explained.mean())
+    kept = np.ones((ncell, 3, ppc), np.float32) if keep is None else keep.reshape(ncell, 3, ppc)
+    share = kept.mean(axis=(1, 2))
+    explained = (res[:, best] < COVER_TAU) & (share > 0.15)
+    covered = 1.0 - float((share * explained).mean())
     s1 = float(score[best])
     if explained.sum() < 5:
         return _Match(UNKNOWN, None, 0, 0.0, covered, s1, 0.0)
     # margin against the best template of every other card, on the pixels where the two differ
     valid = np.repeat(explained, 3 * ppc)
+    usable = kept.reshape(-1)[valid] > 0
     soft = cv2.GaussianBlur(pic, (0, 0), MARGIN_BLUR, borderType=cv2.BORDER_REPLICATE).reshape(-1)[perm]
-    xb = soft[valid]
+    xb = soft[valid][usable]
     per = 2 * len(BLURS)  # rows per card: blurs x rotations
 
     def soft_row(j: int) -> int:  # the same card and turn, at the softest template blur
         return (j // per) * per + (len(BLURS) - 1) * 2 + (j % 2)
 
+    inv = np.argsort(perm)
+    at = perm[np.flatnonzero(valid)[usable]]  # the compared pixel channels in the picture
+    # the same in a picture padded by a pixel, flattened; and the offsets of one-pixel moves
+    at_pad = ((at // (CW * 3) + 1) * (CW + 2) + (at // 3) % CW + 1) * 3 + at % 3
+    moves = [(dy * (CW + 2) + dx) * 3 for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+    padded: dict[tuple[int, float], np.ndarray] = {}
+
+    def image(j: int, sigma: float) -> np.ndarray:
+        """Template j as fitted, blurred by sigma more, as a picture padded by a pixel (flat)."""
+        img = padded.get((j, sigma))
+        if img is None:
+            m = (t.mat[j].reshape(ncell, 3, ppc) * a[:, j][None, :, None] + b[j]).reshape(-1)
+            img = m[inv].reshape(CH, CW, 3)
+            if sigma > 0:
+                img = cv2.GaussianBlur(img, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+            img = cv2.copyMakeBorder(img, 1, 1, 1, 1, cv2.BORDER_REPLICATE).reshape(-1)
+            padded[(j, sigma)] = img
+        return img
+
+    def model(j: int, sigma: float) -> np.ndarray:
+        return image(j, sigma)[at_pad]
+
+    def best_shift_error(j: int, sigma: float, sel: np.ndarray, xd: np.ndarray) -> float:
+        """Error on the selected pixels of template j moved by up to a pixel each way (an
+        outline a pixel off must not make a rival look worse than it is)."""
+        img = image(j, sigma)
+        idx = at_pad[sel]
+        return min(float(((xd - img[idx + d]) ** 2).sum()) for d in moves)
+
+    # a picture blurrier than the soft templates washes out what tells two cards apart: the
+    # templates are blurred to match it before they are compared, so that a blurred picture's
+    # small differences are not taken for a margin
     sb = soft_row(best)
-    mb = (t.mat[sb, valid].reshape(-1, 3, ppc) * a[:, sb][None, :, None]
-          + b[explained, sb][:, None, None]).reshape(-1)
-    eb = (xb - mb) ** 2
+    sigma = min(MARGIN_SIGMAS, key=lambda sg: float(((xb - model(sb, sg)) ** 2).sum()))
+    mb = model(sb, sigma)
     conf = 1.0
     seen = {int(t.ident[best])}
     for j in order[1:]:
@@ -359,16 +483,15 @@ def _decide(pic: np.ndarray, t: _Templates) -> _Match:
         seen.add(int(t.ident[j]))
         if float(score[j]) > 4.0 * s1 + 0.015:
             break  # far worse overall: no real competitor
-        j = soft_row(j)
-        mj = (t.mat[j, valid].reshape(-1, 3, ppc) * a[:, j][None, :, None]
-              + b[explained, j][:, None, None]).reshape(-1)
-        diff = np.abs(mb - mj) > 0.12
+        jj = soft_row(j)
+        diff = np.abs(mb - model(jj, sigma)) > 0.12
         k = int(diff.sum())
         if k < 6:
             conf = 0.0  # the two cards differ only under the cover: undecidable
             break
-        ea = float(eb[diff].sum())
-        ej = float(((xb[diff] - mj[diff]) ** 2).sum())
+        xd = xb[diff]
+        ea = best_shift_error(sb, sigma, diff, xd)
+        ej = best_shift_error(jj, sigma, diff, xd)
         conf = min(conf, (ej - ea) / (ea + ej + 0.002 * k))
         if len(seen) >= 5:
             break
@@ -377,8 +500,11 @@ def _decide(pic: np.ndarray, t: _Templates) -> _Match:
     # the card's pattern must be there: the template must explain most of what differs inside the
     # quad (a bare patch of cloth or skin, normalised on itself, looks like a plain white card)
     xe = x.reshape(-1, 3, ppc)[explained]  # (cells, 3, ppc)
-    flat = float(((xe - xe.mean(axis=(0, 2), keepdims=True)) ** 2).sum())
-    fit = float(res[explained, best].sum()) * 3 * ppc
+    ke = kept[explained]
+    mean = (xe * ke).sum(axis=(0, 2), keepdims=True) / max(float(ke.sum()) / 3, 1.0)
+    flat = float((((xe - mean) ** 2) * ke).sum())
+    n_e = ke.sum(axis=(1, 2))  # pixel channels used in each explained cell
+    fit = float((res[explained, best] * n_e).sum())
     structure = 1.0 - fit / max(flat, 1e-6)
     conf *= float(np.clip((structure - STRUCTURE_MIN) / 0.2, 0.0, 1.0))
     if s1 > 0.02:  # nothing fits well: not a card of this deck, or unreadable
@@ -461,20 +587,33 @@ def _promising(m: _Match) -> bool:
     return m.error < 0.045 and m.covered < 0.7 and m.structure > -0.5
 
 
+SAME_OUTLINE_PX = 1.5  # a sharpened outline this near the one given reads the same card
+
+
 def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
                search: bool = True) -> tuple[np.ndarray, _Match]:
     """Read the quad as given and as sharpened on the image's edges (a tracker's or a blob's quad
     is a few pixels off); when neither is sure, also the quad grown by the white margin (on a pale
-    cloth the outline found may be the colour field's)."""
+    cloth the outline found may be the colour field's).
+
+    Where the two outlines read as two different cards, an edge (a shadow, a neighbour's rim) has
+    pulled one of them off the card: the read that fits better stands, no surer than the other
+    is unsure."""
     reads: list[tuple[np.ndarray, _Match]] = []
     if refine:
         fq, _ = fit_edges(EdgeMap.around(image, q, 0.25), q, max_shift=0.06, max_turn=5.0)
         fq = _oriented(fq)
-        reads.append((fq, _match(rectify(image, fq), t)))
-        if reads[-1][1].confidence >= 0.95:
+        m = _match(rectify(image, fq), t)
+        reads.append((fq, m))
+        if m.confidence >= 0.95 and (float(np.abs(fq - q).max()) <= SAME_OUTLINE_PX
+                                     or _quick_best(rectify(image, q), t) == (m.code, m.back)):
             return reads[-1]
     reads.append((q, _match(rectify(image, q), t)))
     best = max(reads, key=lambda r: (r[1].confidence, -r[1].error))
+    if len(reads) == 2 and (reads[0][1].code, reads[0][1].back) != (reads[1][1].code, reads[1][1].back):
+        fits, other = sorted(reads, key=lambda r: r[1].error)
+        m = fits[1]
+        best = (fits[0], replace(m, confidence=m.confidence * (1.0 - other[1].confidence)))
     if best[1].confidence < 0.9:
         g = _scaled(best[0], FIELD_SCALE)
         m = _match(rectify(image, g), t)

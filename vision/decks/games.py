@@ -21,11 +21,14 @@ BACK_SHAPES = {"red": "circle", "blue": "square", "green": "triangle", "yellow":
                "purple": "diamond", "orange": "hexagon"}
 
 
+BACK_SHAPE_R = 13.0  # mm: large enough that a star and a hexagon still differ under a blurred camera
+
+
 def game_back(c: Canvas, colour: str) -> None:
     """The shared back with a white shape in its middle that differs per back colour, so that two
     backs differ in shape as well as in hue (hues shift under warm or dim light)."""
     patterned_back(c, colour)
-    shape(c, BACK_SHAPES.get(colour, "circle"), W / 2, H / 2, 8.0, WHITE)
+    shape(c, BACK_SHAPES.get(colour, "circle"), W / 2, H / 2, BACK_SHAPE_R, WHITE)
 
 
 def _num(c: Canvas, cx: float, cy: float, label: str, h: float, fill, max_w: float | None = None) -> None:
@@ -62,8 +65,10 @@ def _wackee_face(c: Canvas, code: str) -> None:
     txt = BLACK if code[0] == "Y" else WHITE
     c.rect(3, 3, W - 3, H - 3, fill=col)
     _index(c, n, txt, h=10.0)
-    c.ellipse(W / 2, H / 2, 20, 24, fill=WHITE)
-    _num(c, W / 2, H / 2, n, 22, col if code[0] != "Y" else BLACK, max_w=34)
+    # the number as large as the card allows: the second digit of 10 to 13 is all that tells
+    # those four apart
+    c.ellipse(W / 2, H / 2, 24.5, 28, fill=WHITE)
+    _num(c, W / 2, H / 2, n, 26, col if code[0] != "Y" else BLACK, max_w=41)
     white_margin(c)
 
 
@@ -214,8 +219,8 @@ def _spite_face(c: Canvas, code: str) -> None:
     else:
         n = int(v)
         ink = rgb(_SM_INK[(n - 1) % 4])
-        c.ellipse(W / 2, H / 2, 20, 20, fill=WHITE if bordered else lighten(ink, 0.82))
-        _num(c, W / 2, H / 2, v, 20, ink, max_w=34)
+        c.ellipse(W / 2, H / 2, 24.5, 28, fill=WHITE if bordered else lighten(ink, 0.82))
+        _num(c, W / 2, H / 2, v, 26, ink, max_w=41)  # as large as fits: 10 to 13 differ in one digit
         label = v
     if bordered:
         c.rect(3, 3, 16.0, 18.0, fill=WHITE)
