@@ -61,6 +61,9 @@ STRUCTURE_INDEX = 0.3  # a less sure index read decides only where the templates
 COVER_TAU = 0.05  # mean squared residual (0..1 scale) above which a cell counts as covered
 GAIN_SPREAD = (0.85, 1.18)  # allowed white-balance error per channel, relative to the mean gain
 ROBUST_ROUNDS = 2  # fits on the cells the previous fit explained
+MAX_GLARE = 0.45  # the largest offset (glare, haze) fitted, as a share of the card's white
+GLARE_RIDGE = 0.1  # holds the fitted offset towards none: glare is the exception
+SECOND_START = 0.2  # share of the best card's cells unexplained above which the fit starts twice
 
 
 class UnreadableImageError(ValueError):
@@ -222,10 +225,16 @@ def _fit(sx, sxt, s_t, s_tt, use, den):
         mean = np.minimum(np.maximum(a.mean(axis=0), 0.35), 2.5)  # (np.clip is slow on small arrays)
         return np.minimum(np.maximum(a, mean * GAIN_SPREAD[0]), mean * GAIN_SPREAD[1])
 
-    b = np.zeros(sxt.shape[2], np.float32)
-    for _ in range(2):
-        a = gains(b)
-        b = np.minimum(np.maximum((sum_x - a * sum_t).sum(axis=0) / npx, -0.15), 0.45)
+    # the least-squares offset with the gains solved jointly (with a mostly white card the two are
+    # nearly interchangeable, and fitting them in turn creeps towards the answer: a card washed
+    # out by glare was fitted as a clean card with its print covered), held towards no offset
+    c3 = npx / 3  # pixels per channel
+    num = sum_x.sum(axis=0) - (sum_t * sum_xt / sum_tt).sum(axis=0)
+    den_b = npx - (sum_t ** 2 / sum_tt).sum(axis=0) + GLARE_RIDGE * c3
+    b = np.minimum(np.maximum(num / den_b, -0.15), MAX_GLARE)
+    a = gains(b)
+    # the gains may have been held to their bounds: the offset that best goes with them
+    b = np.minimum(np.maximum((sum_x - a * sum_t).sum(axis=0) / npx, -0.15), MAX_GLARE)
     return gains(b), b
 
 
@@ -296,21 +305,32 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
         r = (sxx - 2 * a3 * sxt - 2 * b3 * sx + a3 ** 2 * s_tt + 2 * a3 * b3 * s_t + b3 ** 2 * cnt)
         return np.where(share > 0.15, r.sum(axis=1) / den, COVER_TAU)
 
+    def rounds(use):
+        for _ in range(ROBUST_ROUNDS):
+            a, b = _fit(sx, sxt, s_t, s_tt, use, den)
+            res = cell_res(a, b)
+            use = (res < COVER_TAU).astype(np.float32)
+            # keep at least the best-fitting third of the cells, so a fit is always made
+            thr = np.partition(res, ncell // 3, axis=0)[ncell // 3][None]
+            use = np.maximum(use, (res <= thr).astype(np.float32))
+        robust = np.minimum(res, COVER_TAU)
+        score = robust.mean(axis=0) / np.minimum(np.maximum(a.mean(axis=0) ** 2, 0.3), 1.0)  # a dim card's residuals are smaller
+        return score, res, a, b
+
     # start from the picture as normalised (paper white = 1: gain 1, no offset), keep the cells
-    # that this explains, fit on those, then again on the cells the fit explains (the rest is covered)
-    res = cell_res(np.ones((3, m), np.float32), np.zeros(m, np.float32))
-    use = (res < COVER_TAU).astype(np.float32)
-    thr = np.partition(res, ncell // 3, axis=0)[ncell // 3][None]
-    use = np.maximum(use, (res <= thr).astype(np.float32))
-    for _ in range(ROBUST_ROUNDS):
-        a, b = _fit(sx, sxt, s_t, s_tt, use, den)
-        res = cell_res(a, b)
-        use = (res < COVER_TAU).astype(np.float32)
-        # keep at least the best-fitting third of the cells, so a fit is always made
-        thr = np.partition(res, ncell // 3, axis=0)[ncell // 3][None]
-        use = np.maximum(use, (res <= thr).astype(np.float32))
-    robust = np.minimum(res, COVER_TAU)
-    score = robust.mean(axis=0) / np.minimum(np.maximum(a.mean(axis=0) ** 2, 0.3), 1.0)  # residuals of a dim card are smaller
+    # that this explains, fit on those, then again on the cells the fit explains (the rest is
+    # covered): a hand over half the card does not drag this start off
+    res0 = cell_res(np.ones((3, m), np.float32), np.zeros(m, np.float32))
+    thr = np.partition(res0, ncell // 3, axis=0)[ncell // 3][None]
+    score, res, a, b = rounds(np.maximum(res0 < COVER_TAU, res0 <= thr).astype(np.float32))
+    if (res[:, int(np.argmin(score))] >= COVER_TAU).mean() > SECOND_START:
+        # much of the best card unexplained: glare may have washed its print out (lower
+        # contrast than the card as normalised), so also start from a fit on every cell and keep,
+        # per template, the better of the two
+        s2, r2, a2, b2 = rounds(np.ones((ncell, m), np.float32))
+        better = s2 < score
+        score, res = np.where(better, s2, score), np.where(better[None], r2, res)
+        a, b = np.where(better[None], a2, a), np.where(better, b2, b)
     return score, res, a, b
 
 
