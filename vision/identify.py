@@ -62,7 +62,7 @@ COVER_TAU = 0.05  # mean squared residual (0..1 scale) above which a cell counts
 GAIN_SPREAD = (0.85, 1.18)  # allowed white-balance error per channel, relative to the mean gain
 ROBUST_ROUNDS = 2  # fits on the cells the previous fit explained
 MAX_GLARE = 0.45  # the largest offset (glare, haze) fitted, as a share of the card's white
-GLARE_RIDGE = 0.1  # holds the fitted offset towards none: glare is the exception
+GLARE_RIDGE = 1.0  # holds the fitted offset towards none: glare is the exception
 SECOND_START = 0.2  # share of the best card's cells unexplained above which the fit starts twice
 
 
