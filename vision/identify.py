@@ -527,8 +527,11 @@ def _decide(pic: np.ndarray, t: _Templates) -> _Match:
     fit = float((res[explained, best] * n_e).sum())
     structure = 1.0 - fit / max(flat, 1e-6)
     conf *= float(np.clip((structure - STRUCTURE_MIN) / 0.2, 0.0, 1.0))
-    if s1 > 0.02:  # nothing fits well: not a card of this deck, or unreadable
-        conf *= max(0.0, 1.0 - (s1 - 0.02) / 0.02)
+    # nothing fits well where the card shows: not a card of this deck, or unreadable (the
+    # covered cells are left out here: the coverage has its own cut below)
+    seen_err = float((res[explained, best] * n_e).sum() / max(float(n_e.sum()), 1.0))
+    if seen_err > 0.02:
+        conf *= max(0.0, 1.0 - (seen_err - 0.02) / 0.02)
     # a card mostly hidden is not trusted: at 65 % covered the confidence is already zero
     conf *= max(0.0, min(1.0, (0.65 - covered) / 0.3))
     return _Match(code, back, rot, conf, covered, s1, structure)
