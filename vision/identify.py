@@ -61,6 +61,7 @@ STRUCTURE_INDEX = 0.3  # a less sure index read decides only where the templates
 COVER_TAU = 0.05  # mean squared residual (0..1 scale) above which a cell counts as covered
 GAIN_SPREAD = (0.85, 1.18)  # allowed white-balance error per channel, relative to the mean gain
 ROBUST_ROUNDS = 2  # fits on the cells the previous fit explained
+MAX_COVERED = 0.65  # a card this much covered is not read at all (from 30 % less, less sure)
 MAX_GLARE = 0.45  # the largest offset (glare, haze) fitted, as a share of the card's white
 GLARE_RIDGE = 1.0  # holds the fitted offset towards none: glare is the exception
 SECOND_START = 0.2  # share of the best card's cells unexplained above which the fit starts twice
@@ -533,7 +534,7 @@ def _decide(pic: np.ndarray, t: _Templates) -> _Match:
     if seen_err > 0.02:
         conf *= max(0.0, 1.0 - (seen_err - 0.02) / 0.02)
     # a card mostly hidden is not trusted: at 65 % covered the confidence is already zero
-    conf *= max(0.0, min(1.0, (0.65 - covered) / 0.3))
+    conf *= max(0.0, min(1.0, (MAX_COVERED - covered) / 0.3))
     return _Match(code, back, rot, conf, covered, s1, structure)
 
 
