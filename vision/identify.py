@@ -343,12 +343,12 @@ MARGIN_BLUR = 0.9  # extra blur (canonical px) of the picture when two cards are
 MARGIN_SIGMAS = (0.0, 0.9, 1.8)  # extra blur of the templates tried, to match the picture's
 
 
-def _match(pic: np.ndarray, t: _Templates) -> _Match:
-    return _decide(_normalise(pic), t)
+def _match(pic: np.ndarray, t: _Templates, strict: bool = False) -> _Match:
+    return _decide(_normalise(pic), t, strict)
 
 
-def _read_pic(image: np.ndarray, q: np.ndarray, t: _Templates) -> _Match:
-    return _match(rectify(image, q), t)
+def _read_pic(image: np.ndarray, q: np.ndarray, t: _Templates, strict: bool = False) -> _Match:
+    return _match(rectify(image, q), t, strict)
 
 
 OCCLUDER_RIVALS = 6  # an occluder's pixels are those that none of this many likeliest cards explains
@@ -416,11 +416,15 @@ def _quick_best(pic: np.ndarray, t: _Templates) -> tuple[str, str | None]:
     return code, back
 
 
-def _decide(pic: np.ndarray, t: _Templates) -> _Match:
+def _decide(pic: np.ndarray, t: _Templates, strict: bool = False) -> _Match:
     """The best template for the normalised picture and how sure that is (see the module
     docstring). The best card is compared with its rivals on a softer picture and the soft
     templates: a quad a pixel or two off then costs both alike. Where part of the card is
-    covered, the occluder is found pixel by pixel and the card read again without it."""
+    covered, the occluder is found pixel by pixel and the card read again without it.
+
+    strict: a hypothesis of where a card may be (from a blob of overlapping cards) rather than
+    a card's known outline; its covered cells count against how well it fits, since a quad
+    across two cards also leaves part of itself unexplained."""
     perm = _perm()
     x = pic.reshape(-1)[perm]
     score, res, a, b = _scores(x, t)
@@ -531,8 +535,9 @@ def _decide(pic: np.ndarray, t: _Templates) -> _Match:
     # nothing fits well where the card shows: not a card of this deck, or unreadable (the
     # covered cells are left out here: the coverage has its own cut below)
     seen_err = float((res[explained, best] * n_e).sum() / max(float(n_e.sum()), 1.0))
-    if seen_err > 0.02:
-        conf *= max(0.0, 1.0 - (seen_err - 0.02) / 0.02)
+    err = s1 if strict else seen_err
+    if err > 0.02:
+        conf *= max(0.0, 1.0 - (err - 0.02) / 0.02)
     # a card mostly hidden is not trusted: at 65 % covered the confidence is already zero
     conf *= max(0.0, min(1.0, (MAX_COVERED - covered) / 0.3))
     return _Match(code, back, rot, conf, covered, s1, structure)
@@ -615,7 +620,7 @@ SAME_OUTLINE_PX = 1.5  # a sharpened outline this near the one given reads the s
 
 
 def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
-               search: bool = True) -> tuple[np.ndarray, _Match]:
+               search: bool = True, strict: bool = False) -> tuple[np.ndarray, _Match]:
     """Read the quad as given and as sharpened on the image's edges (a tracker's or a blob's quad
     is a few pixels off); when neither is sure, also the quad grown by the white margin (on a pale
     cloth the outline found may be the colour field's).
@@ -627,12 +632,12 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
     if refine:
         fq, _ = fit_edges(EdgeMap.around(image, q, 0.25), q, max_shift=0.06, max_turn=5.0)
         fq = _oriented(fq)
-        m = _match(rectify(image, fq), t)
+        m = _match(rectify(image, fq), t, strict)
         reads.append((fq, m))
         if m.confidence >= 0.95 and (float(np.abs(fq - q).max()) <= SAME_OUTLINE_PX
                                      or _quick_best(rectify(image, q), t) == (m.code, m.back)):
             return reads[-1]
-    reads.append((q, _match(rectify(image, q), t)))
+    reads.append((q, _match(rectify(image, q), t, strict)))
     best = max(reads, key=lambda r: (r[1].confidence, -r[1].error))
     if len(reads) == 2 and (reads[0][1].code, reads[0][1].back) != (reads[1][1].code, reads[1][1].back):
         fits, other = sorted(reads, key=lambda r: r[1].error)
@@ -640,21 +645,21 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
         best = (fits[0], replace(m, confidence=m.confidence * (1.0 - other[1].confidence)))
     if best[1].confidence < 0.9:
         g = _scaled(best[0], FIELD_SCALE)
-        m = _match(rectify(image, g), t)
+        m = _match(rectify(image, g), t, strict)
         if _better(m, best[1]):
             best = (g, m)
     if best[1].confidence < 0.9 and search and _promising(best[1]):
         g = _pose_search(image, best[0], t)
-        m = _read_pic(image, g, t)
+        m = _read_pic(image, g, t, strict)
         if _better(m, best[1]):
             best = (g, m)
     return best
 
 
 def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: bool = True,
-                 search: bool = True) -> tuple[Detection, _Match]:
+                 search: bool = True, strict: bool = False) -> tuple[Detection, _Match]:
     q = _oriented(np.asarray(corners, dtype=np.float32))
-    q, m = _best_read(image, q, templates(deck), refine, search)
+    q, m = _best_read(image, q, templates(deck), refine, search, strict)
     code, back, conf = m.code, m.back, m.confidence
     rot = m.rot
     # a standard deck (built in, or enrolled with standard codes) is also read by its corner index,
@@ -719,7 +724,7 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None) -> lis
             continue
         if any(_inside(tuple(c.corners.mean(axis=0)), kq) for kq in sure):
             continue
-        det, m = _read_region(image, c.corners, deck, refine=False, search=False)
+        det, m = _read_region(image, c.corners, deck, refine=False, search=False, strict=True)
         if det.confidence >= 0.9:
             q = np.array(det.corners, np.float32)
             if not any(_inside(tuple(q.mean(axis=0)), kq) or _inside(tuple(kq.mean(axis=0)), q)
@@ -734,7 +739,7 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None) -> lis
         if any(_inside(tuple(np.array(det.corners, np.float32).mean(axis=0)), kq) for kq in quads):
             continue
         if det.confidence < 0.9 and _promising(m):
-            det, m = _read_region(image, corners, deck, refine=False, search=True)
+            det, m = _read_region(image, corners, deck, refine=False, search=True, strict=True)
         if det.code == UNKNOWN and det.back is None:
             continue
         q = np.array(det.corners, np.float32)
