@@ -18,8 +18,10 @@ where the two differ, on a softened picture; the templates are blurred to match 
 own blur and each may move by a pixel, so that neither a blurred picture nor a quad a pixel off
 passes for a margin. It is lowered when the fit is poor, when most of the card is covered, and
 when the template explains little of what the picture shows (a bare patch of cloth or skin,
-normalised on itself, looks like a plain white card). Below MIN_CONFIDENCE the card is reported
-as UNKNOWN, never guessed.
+normalised on itself, looks like a plain white card); the fit is judged on the cells where the
+card shows, except in a strict read (a hypothesis from a blob of cards, or a tracker that wants
+only the card on top), where the covered cells count against it. Below MIN_CONFIDENCE the card
+is reported as UNKNOWN, never guessed.
 
 The quad is read as given and as sharpened on the image's edges (detect.fit_edges); where the
 two read as different cards, an edge pulled one off the card, and the better fit stands with
@@ -691,9 +693,13 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
     return det, m
 
 
-def identify_region(image: np.ndarray, corners, deck: Deck) -> Detection:
-    """Read the one card whose quad is corners (4 points in image pixels, any start, any order)."""
-    det, _ = _read_region(image, np.asarray(corners, dtype=np.float32).reshape(4, 2), deck)
+def identify_region(image: np.ndarray, corners, deck: Deck, strict: bool = False) -> Detection:
+    """Read the one card whose quad is corners (4 points in image pixels, any start, any order).
+
+    strict: the covered part of the quad counts against the fit, so that a card showing from
+    under another (or under a hand) is not read surely; a tracker that wants only the card come
+    to rest on top asks for this."""
+    det, _ = _read_region(image, np.asarray(corners, dtype=np.float32).reshape(4, 2), deck, strict=strict)
     return det
 
 

@@ -77,7 +77,10 @@ def _default_readers(deck) -> tuple[Callable, Callable]:
         def ident_all(img, d):
             return [sim_standin.identify_region(img, q, d) for q in sim_standin.find_cards(img)]
         return sim_standin.identify_region, ident_all
-    return identify_region, identify
+
+    def read_on_top(img, q, d):  # a card come to rest on top: one showing from under another is not it
+        return identify_region(img, q, d, strict=True)
+    return read_on_top, identify
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
