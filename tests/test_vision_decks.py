@@ -96,3 +96,38 @@ def test_easily_confused_faces_differ_where_the_camera_sees_them() -> None:
                               (spite, "WILD", "WILDB", 40.0)):
         d = np.abs(grey(deck, a) - grey(deck, b))
         assert d.mean() > least, (a, b, d.mean())
+
+
+def test_slap_wacky_repeats_the_position_as_a_count_of_bars() -> None:
+    """A count reads the same with the card turned round (the 2 x 2 picture does not): the row
+    of bars under the pattern holds as many bold bars as the position, each wide enough (4 mm)
+    to count under a blurred camera that sees about a pixel per millimetre."""
+    import cv2
+
+    deck = get_deck("slap-wacky")
+    ppm = 8.0
+    for code in ("P3-1W", "P3-2F", "P6-3W", "P1-4F"):
+        img = deck.render_face(code, ppm)
+        band = img[int(68 * ppm):int(80 * ppm), int(8 * ppm):int(48 * ppm)].astype(np.int16)
+        field = img[int(66.5 * ppm), int(10 * ppm)].astype(np.int16)  # the card's field just above
+        ink = (np.abs(band - field).sum(axis=2) > 120).astype(np.uint8)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(ink)
+        bars = [s for s in stats[1:] if s[cv2.CC_STAT_WIDTH] >= 3.5 * ppm and s[cv2.CC_STAT_HEIGHT] >= 10 * ppm]
+        assert len(bars) == int(code[3]), code
+
+
+def test_wonky_block_sizes_are_far_apart_on_the_card() -> None:
+    """The block is drawn white on the block's colour, and each size is at least half again the
+    area of the one below, so that small, medium and large read apart at a glance."""
+    deck = get_deck("wonky")
+    ppm = 4.0
+
+    def white_block_area(code: str) -> int:
+        img = deck.render_face(code, ppm)
+        h, w = img.shape[:2]
+        mid = img[int(0.25 * h):int(0.75 * h), int(0.15 * w):int(0.85 * w)]
+        return int((mid.min(axis=2) > 230).sum())
+
+    for colour in "RGB":
+        s, m, big = (white_block_area(colour + size) for size in "SML")
+        assert m > 1.5 * s and big > 1.5 * m, (colour, s, m, big)
