@@ -283,8 +283,16 @@ def _wonky_block_face(c: Canvas, code: str) -> None:
             c.rect(3 + i * k, 3, 3 + (i + 1) * k, H - 3, fill=rgb(name))
     else:
         c.rect(3, 3, W - 3, H - 3, fill=rgb(WK_COLOURS[colour]))
-    _block(c, W / 2, H / 2, "W", size)
-    c.text(W / 2, 74, {"S": "SMALL", "M": "MEDIUM", "L": "LARGE", "X": "ANY SIZE"}[size], 4.5,
+    _block(c, W / 2, H / 2 - 3, "W", size)
+    # the size again as a count of bold bars (1 small, 2 medium, 3 large, none for any size): a
+    # count reads the same on an outline a little too large or small, the block's size does not
+    n = {"S": 1, "M": 2, "L": 3, "X": 0}[size]
+    bar, gap = 4.5, 3.0
+    x = W / 2 - (n * bar + (n - 1) * gap) / 2
+    for _ in range(n):
+        c.rect(x, 64.5, x + bar, 74.5, fill=WHITE)
+        x += bar + gap
+    c.text(W / 2, 80, {"S": "SMALL", "M": "MEDIUM", "L": "LARGE", "X": "ANY SIZE"}[size], 4.0,
            WHITE, max_w_mm=26)
     c.text(W / 2, 15, {"R": "RED", "G": "GREEN", "B": "BLUE", "X": "ANY COLOUR"}[colour], 4.5,
            WHITE, max_w_mm=26)
