@@ -125,7 +125,7 @@ def run_deck(name: str, scenes: int, seed: int, fail_dir: Path | None) -> dict:
             region.add(rv, rhi)
             if card.visible >= 0.95:
                 region_clear.add(rv, rhi)
-            if fail_dir is not None and "right" not in (v, rv) or fail_dir is not None and v != rv:
+            if fail_dir is not None and (v != "right" or rv != "right"):  # either read missed
                 fail_dir.mkdir(parents=True, exist_ok=True)
                 x0, y0 = np.maximum(q.min(axis=0).astype(int) - 20, 0)
                 x1, y1 = q.max(axis=0).astype(int) + 20
