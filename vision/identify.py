@@ -39,6 +39,7 @@ quad, so a tracker re-reads only the regions that changed.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 
 import cv2
@@ -151,7 +152,11 @@ class _Templates:
     s_t: np.ndarray  # (cells, 3, n) per cell and channel: sum of t
     s_tt: np.ndarray  # (cells, 3, n): sum of t * t
     ident: np.ndarray  # (n,) int: one id per (code, back), shared by rotations and blurs
-    cells_sq: np.ndarray  # cells squared: sums of t * t over some of a cell's pixels only
+
+    @cached_property
+    def cells_sq(self) -> np.ndarray:
+        """cells squared: sums of t * t over part of a cell's pixels (a read with an occluder)."""
+        return self.cells ** 2
 
 
 _template_cache: dict[tuple[int, str], _Templates] = {}
@@ -192,7 +197,7 @@ def templates(deck: Deck) -> _Templates:
     cells = np.ascontiguousarray(mat.reshape(len(keys), ncell * 3, -1).transpose(1, 0, 2))
     s_t = cells.sum(axis=2).reshape(ncell, 3, -1)
     s_tt = (cells ** 2).sum(axis=2).reshape(ncell, 3, -1)
-    t = _Templates(keys, mat, cells, s_t, s_tt, np.array(ident), cells ** 2)
+    t = _Templates(keys, mat, cells, s_t, s_tt, np.array(ident))
     _template_cache[key] = t
     return t
 
@@ -241,11 +246,24 @@ def _fit(sx, sxt, s_t, s_tt, use, den):
     return gains(b), b
 
 
+def _likeliest(score: np.ndarray, t: _Templates, n: int) -> list[int]:
+    """The best-scoring row of each of the n likeliest cards (a card has a row per blur and turn)."""
+    rows: list[int] = []
+    seen: set[int] = set()
+    for j in np.argsort(score):
+        i = int(t.ident[int(j)])
+        if i not in seen:
+            seen.add(i)
+            rows.append(int(j))
+            if len(rows) >= n:
+                break
+    return rows
+
+
 def _subset(t: _Templates, rows: np.ndarray) -> _Templates:
     """The same templates restricted to some rows (for a quick search of a card's exact pose)."""
     return _Templates([t.keys[int(i)] for i in rows], t.mat[rows], np.ascontiguousarray(t.cells[:, rows]),
-                      t.s_t[:, :, rows], t.s_tt[:, :, rows], t.ident[rows],
-                      np.ascontiguousarray(t.cells_sq[:, rows]))
+                      t.s_t[:, :, rows], t.s_tt[:, :, rows], t.ident[rows])
 
 
 def _scores(x: np.ndarray, t: _Templates, keep: np.ndarray | None = None
@@ -308,14 +326,15 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
         r = (sxx - 2 * a3 * sxt - 2 * b3 * sx + a3 ** 2 * s_tt + 2 * a3 * b3 * s_t + b3 ** 2 * cnt)
         return np.where(share > 0.15, r.sum(axis=1) / den, COVER_TAU)
 
+    def in_use(res):  # the cells a fit explains, and at least the best-fitting third (a fit is always made)
+        thr = np.partition(res, ncell // 3, axis=0)[ncell // 3][None]
+        return ((res < COVER_TAU) | (res <= thr)).astype(np.float32)
+
     def rounds(use):
         for _ in range(ROBUST_ROUNDS):
             a, b = _fit(sx, sxt, s_t, s_tt, use, den)
             res = cell_res(a, b)
-            use = (res < COVER_TAU).astype(np.float32)
-            # keep at least the best-fitting third of the cells, so a fit is always made
-            thr = np.partition(res, ncell // 3, axis=0)[ncell // 3][None]
-            use = np.maximum(use, (res <= thr).astype(np.float32))
+            use = in_use(res)
         robust = np.minimum(res, COVER_TAU)
         score = robust.mean(axis=0) / np.minimum(np.maximum(a.mean(axis=0) ** 2, 0.3), 1.0)  # a dim card's residuals are smaller
         return score, res, a, b
@@ -323,9 +342,7 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
     # start from the picture as normalised (paper white = 1: gain 1, no offset), keep the cells
     # that this explains, fit on those, then again on the cells the fit explains (the rest is
     # covered): a hand over half the card does not drag this start off
-    res0 = cell_res(np.ones((3, m), np.float32), np.zeros(m, np.float32))
-    thr = np.partition(res0, ncell // 3, axis=0)[ncell // 3][None]
-    score, res, a, b = rounds(np.maximum(res0 < COVER_TAU, res0 <= thr).astype(np.float32))
+    score, res, a, b = rounds(in_use(cell_res(np.ones((3, m), np.float32), np.zeros(m, np.float32))))
     if (res[:, int(np.argmin(score))] >= COVER_TAU).mean() > SECOND_START:
         # much of the best card unexplained: glare may have washed its print out (lower
         # contrast than the card as normalised), so also start from a fit on every cell and keep,
@@ -380,16 +397,7 @@ def _occluder_keep(x: np.ndarray, t: _Templates, score: np.ndarray, a: np.ndarra
     occluder is found."""
     ncell = GRID[0] * GRID[1]
     ppc = x.size // (ncell * 3)
-    rows: list[int] = []
-    seen: set[int] = set()
-    for j in np.argsort(score):
-        i = int(t.ident[int(j)])
-        if i not in seen:
-            seen.add(i)
-            rows.append(int(j))
-            if len(rows) >= OCCLUDER_RIVALS:
-                break
-    r = np.asarray(rows)
+    r = np.asarray(_likeliest(score, t, OCCLUDER_RIVALS))
     model = t.mat[r].reshape(len(r), ncell, 3, ppc) * a[:, r].T[:, None, :, None] + b[r][:, None, None, None]
     err = ((x.reshape(1, ncell, 3, ppc) - model) ** 2).sum(axis=2).min(axis=0).reshape(-1)  # (pixels,)
     bad = np.zeros(CH * CW, np.uint8)
@@ -536,8 +544,7 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False) -> _Match:
     conf *= float(np.clip((structure - STRUCTURE_MIN) / 0.2, 0.0, 1.0))
     # nothing fits well where the card shows: not a card of this deck, or unreadable (the
     # covered cells are left out here: the coverage has its own cut below)
-    seen_err = float((res[explained, best] * n_e).sum() / max(float(n_e.sum()), 1.0))
-    err = s1 if strict else seen_err
+    err = s1 if strict else fit / max(float(n_e.sum()), 1.0)
     if err > 0.02:
         conf *= max(0.0, 1.0 - (err - 0.02) / 0.02)
     # a card mostly hidden is not trusted: at 65 % covered the confidence is already zero
@@ -580,14 +587,7 @@ def _pose_search(image: np.ndarray, q: np.ndarray, t: _Templates, n_codes: int =
     a tracker's box is often several pixels off): coordinate search over shift, turn and scale,
     scored with the few best templates only (cheap), returning the best quad."""
     score = _scores(_picture(image, q), t)[0]
-    ids: list[int] = []
-    for j in np.argsort(score):
-        i = int(t.ident[int(j)])
-        if i not in ids:
-            ids.append(i)
-            if len(ids) >= n_codes:
-                break
-    rows = np.flatnonzero(np.isin(t.ident, ids))
+    rows = np.flatnonzero(np.isin(t.ident, t.ident[_likeliest(score, t, n_codes)]))
     sub = _subset(t, rows)
     short = float(np.linalg.norm(q[0] - q[1]))
     p = np.zeros(4)
@@ -636,15 +636,16 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
         fq = _oriented(fq)
         m = _match(rectify(image, fq), t, strict)
         reads.append((fq, m))
-        if m.confidence >= 0.95 and (float(np.abs(fq - q).max()) <= SAME_OUTLINE_PX
-                                     or _quick_best(rectify(image, q), t) == (m.code, m.back)):
-            return reads[-1]
-    reads.append((q, _match(rectify(image, q), t, strict)))
+    pic = rectify(image, q)
+    if reads and reads[0][1].confidence >= 0.95 and (
+            float(np.abs(reads[0][0] - q).max()) <= SAME_OUTLINE_PX
+            or _quick_best(pic, t) == (reads[0][1].code, reads[0][1].back)):
+        return reads[0]
+    reads.append((q, _match(pic, t, strict)))
     best = max(reads, key=lambda r: (r[1].confidence, -r[1].error))
     if len(reads) == 2 and (reads[0][1].code, reads[0][1].back) != (reads[1][1].code, reads[1][1].back):
-        fits, other = sorted(reads, key=lambda r: r[1].error)
-        m = fits[1]
-        best = (fits[0], replace(m, confidence=m.confidence * (1.0 - other[1].confidence)))
+        (fit_q, fit_m), (_, other) = sorted(reads, key=lambda r: r[1].error)
+        best = (fit_q, replace(fit_m, confidence=fit_m.confidence * (1.0 - other.confidence)))
     if best[1].confidence < 0.9:
         g = _scaled(best[0], FIELD_SCALE)
         m = _match(rectify(image, g), t, strict)
