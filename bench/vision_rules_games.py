@@ -1,0 +1,177 @@
+"""Benchmark: the rules core's simulated players on the simulated table, seen by the camera.
+
+    .venv/bin/python bench/vision_rules_games.py --seeds 1 2 --seconds 30
+
+The demo's own setting (`referee demo`): each game's first round, played by the rules core's
+simulated players, is acted out on the simulated table (referee.demo.table_script) and filmed.
+Two referees judge it side by side:
+  - the vision referee: frames -> tracker -> table events -> rules core (as on a real table);
+  - the direct referee: the simulator's own table events straight into the rules core (what
+    `referee demo --no-vision` shows; it is the truth of what happened).
+Reported per game: tracking against the simulated table's truth (as bench/vision_track.py), and
+the calls: illegal or late verdicts the vision referee gave that the direct one did not (false
+calls: a player told to take back a good card) and those it missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from vision_track import score  # noqa: E402
+
+from referee import demo as D  # noqa: E402
+from referee.rules import Clock, MatchHeader, Seat  # noqa: E402
+from referee.sim import make_simulator  # noqa: E402
+from referee.table import Table  # noqa: E402
+from referee.vision_loop import VisionLoop  # noqa: E402
+from vision.decks import get_deck  # noqa: E402
+from vision.layout import make_layout  # noqa: E402
+from vision.render import CameraSpec, Look  # noqa: E402
+from vision.sim_table import SimTable  # noqa: E402
+
+GAMES = ("wackee-six", "slap-wacky", "wig-out", "spite-and-malice", "wonky")
+CALLS = ("illegal", "late")
+
+
+class _Now:
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def _table(game: str, seats: list[dict], now: _Now) -> tuple[Table, list]:
+    table = Table(clock=now)
+    table.setup(game, seats, {})
+    table.start()
+    verdicts: list = []
+    submit = table.submit
+
+    def recorded(ev):
+        out = submit(ev)
+        verdicts.extend(out)
+        return out
+
+    table.submit = recorded  # type: ignore[method-assign]
+    return table, verdicts
+
+
+def _calls(verdicts: list) -> Counter:
+    return Counter((v.ruling, v.seat, v.card) for v in verdicts if v.ruling in CALLS)
+
+
+def run_round(game: str, n_seats: int, seed: int, args) -> dict:
+    seats = D.seats_for(n_seats)
+    header = MatchHeader(game, tuple(Seat(i + 1, s["name"], s["colour"])
+                                     for i, s in enumerate(seats)))
+    events = list(make_simulator(header, seed).events())
+    refused = D.refused_blocks(header, events) if game == "wonky" else set()
+    plan = D.split_rounds(events)[0]
+    deck = get_deck(game)
+    layout = make_layout(n_seats, game=game)
+    backs = list(getattr(deck, "back_colours", D.COLOURS)) or D.COLOURS
+    initial, actions = D.table_script(plan, layout, deck, n_seats, backs)
+    start = plan.deal.t - 1.0
+    end = min(plan.end + 2.0, plan.deal.t + args.seconds)
+    tower = None
+    if "tower" in layout.spots:
+        from vision.sim_tower import SimTower
+
+        spot = layout.spots["tower"]
+        tower = SimTower(layout, (spot.cx, spot.cy), D.tower_script(plan, refused),
+                         np.random.default_rng(seed + 1))
+    look = Look(cloth="wood", cloth_bgr=(60, 95, 140)) if game == "wonky" else Look()
+    rng = np.random.default_rng(seed)
+    sim = SimTable(layout, deck, actions, initial=initial,
+                   camera=CameraSpec(width=args.width, height=args.height,
+                                     hfov_deg=D.DEMO_HFOV_DEG, tilt_deg=8.0),
+                   look=look, fps=args.fps, t0=start, duration=end - start, rng=rng, tower=tower)
+    now = _Now()
+    seen, seen_verdicts = _table(game, seats, now)
+    truth_table, truth_verdicts = _table(game, seats, now)
+    truth_table.submit(plan.deal)
+    loop = VisionLoop(seen, game, n_seats, deck, layout, hfov_deg=D.DEMO_HFOV_DEG)
+    observations: list = []
+    translate = loop.observer.translate
+
+    def recorded(obs):
+        observations.append(obs)
+        return translate(obs)
+
+    loop.observer.translate = recorded  # type: ignore[method-assign]
+    pending = [e for e in plan.events if not isinstance(e, Clock)]
+    truth: list = []
+    t_vision = 0.0
+    frames = 0
+    for frame, truth in sim:
+        now.t = frame.t
+        while pending and pending[0].t <= frame.t:
+            ev = pending.pop(0)
+            truth_table.submit(ev)
+            if not isinstance(ev, D.VISION_KINDS):
+                seen.submit(ev)
+        t0 = time.perf_counter()
+        loop.process(frame)
+        t_vision += time.perf_counter() - t0
+        frames += 1
+        seen.tick()
+        truth_table.tick()
+    got, want = _calls(seen_verdicts), _calls(truth_verdicts)
+    false_calls, missed_calls = got - want, want - got
+    tracking = score([e for e in truth if e.kind != "deal"],
+                     [o for o in observations if getattr(o, "kind", "") != "deal"], args.fps,
+                     sim.visibility)
+    return {
+        "game": game, "seed": seed, "seconds": round(end - plan.deal.t, 1), "frames": frames,
+        "vision_ms_per_frame": round(1000 * t_vision / max(frames, 1), 1),
+        "calls_truth": sum(want.values()), "calls_seen": sum(got.values()),
+        "false_calls": sum(false_calls.values()), "missed_calls": sum(missed_calls.values()),
+        "false_call_list": [f"t={v.t:.2f} {v.text}" for v in seen_verdicts
+                            if (v.ruling, v.seat, v.card) in false_calls],
+        "tracking": tracking,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", nargs="*", default=list(GAMES))
+    ap.add_argument("--seeds", nargs="*", type=int, default=[1])
+    ap.add_argument("--seats", type=int, default=4)
+    ap.add_argument("--seconds", type=float, default=30.0, help="of each round, from the deal")
+    ap.add_argument("--fps", type=float, default=15.0)
+    ap.add_argument("--width", type=int, default=1280)
+    ap.add_argument("--height", type=int, default=720)
+    ap.add_argument("--out", default="bench-out/vision_rules_games.json")
+    args = ap.parse_args()
+    runs = []
+    for game in args.games:
+        for seed in args.seeds:
+            r = run_round(game, args.seats, seed, args)
+            runs.append(r)
+            k = r["tracking"]["kinds"]
+            n = sum(v["n"] for v in k.values())
+            print(f"{game:17s} seed {seed}: {r['seconds']:5.1f} s  events {n:3d}  found "
+                  f"{sum(v['found'] for v in k.values()) / max(n, 1):6.1%}  seat "
+                  f"{sum(v['seat'] for v in k.values()) / max(1, sum(v['found'] for v in k.values())):6.1%}"
+                  f"  extra {len(r['tracking']['extra']):2d}   calls: truth {r['calls_truth']:2d} "
+                  f"seen {r['calls_seen']:2d} false {r['false_calls']:2d} "
+                  f"missed {r['missed_calls']:2d}", flush=True)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"args": vars(args), "runs": runs}, indent=1))
+    print("report:", out)
+
+
+if __name__ == "__main__":
+    main()
