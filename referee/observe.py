@@ -35,6 +35,7 @@ DEAL_COUNTS: dict[str, dict[str, int]] = {
 }
 
 PILE_RADIUS_MM = 45.0
+UNREAD = "?"  # vision's code for a card face it could not read
 REVEAL_AREAS = frozenset({"waste", "row", "up"})  # seat spots where a card face is revealed
 HIDDEN_AREAS = frozenset({"hand", "stock", "reserve", "stack", "zone"})  # a card landing this close to a pile's centre lands on that pile
 
@@ -110,6 +111,8 @@ class Observer:
         """Events for one vision observation (vision.types.*Obs); [] when it means nothing."""
         kind = getattr(obs, "kind", None)
         if kind == "card_rest":
+            if obs.code == UNREAD:
+                return []  # a card vision could not read is not judged (the live view marks it)
             to = self._place(obs.zone)
             if to is None or to.area in ("zone", "hand"):
                 to = self._land(obs.code, obs.x_mm, obs.y_mm)
@@ -123,6 +126,10 @@ class Observer:
             at = self._place(obs.zone)
             if at is None:
                 return []
+            if at.area not in REVEAL_AREAS:
+                # a card that appeared in a seat's spot where cards are laid, not turned up (a
+                # Spite and Malice store pile): it came from the hand
+                return [CardPlaced(obs.t, obs.seat, obs.code, at, None)]
             return [CardRevealed(obs.t, obs.seat, obs.code, at)]
         if kind == "take_back":
             at = self._place(obs.zone)

@@ -40,6 +40,13 @@ def test_spots_keep_their_place_names() -> None:
     assert isinstance(rev, CardRevealed) and rev.at == Place("up", 1)
 
 
+def test_a_card_that_appears_on_a_store_pile_was_laid_there_from_the_hand() -> None:
+    obs = Observer("spite-and-malice", 2)
+    (stored,) = obs.translate(RevealObs("9", 100, 800, "store:1:3", 1, 2.0))
+    assert isinstance(stored, CardPlaced) and stored.to == Place("store", 1, 3)
+    assert stored.seat == 1 and stored.source is None
+
+
 def test_a_reveal_outside_any_spot_means_nothing_and_hands_are_not_events() -> None:
     obs = Observer("wackee-six", 2)
     assert obs.translate(RevealObs("R9", 500, 400, "centre", 1, 1.0)) == []
