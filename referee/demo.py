@@ -170,7 +170,14 @@ def table_script(plan: RoundPlan, layout: Any, deck: Any, seats: int,
         if pose.face_up:
             on_table[pose.code] = on_table.get(pose.code, 0) + 1
     actions = []
+    stacks: dict[str, list[str]] = {}  # face-up cards on each seat spot, bottom first
+    for pose in initial:
+        spot = layout.zone_at(pose.x_mm, pose.y_mm)
+        if pose.face_up and spot in layout.spots:
+            stacks.setdefault(spot, []).append(pose.code)
+    lifted: tuple[Any, str] | None = None  # the last card taken off a seat spot, and the spot
     for ev in plan.events:
+        just_lifted, lifted = lifted, None
         seat = getattr(ev, "seat", None)
         if (not isinstance(ev, VISION_KINDS) or isinstance(ev, BlockAdded | TowerFell)
                 or seat is None or not 1 <= seat <= seats):
@@ -183,17 +190,47 @@ def table_script(plan: RoundPlan, layout: Any, deck: Any, seats: int,
             from_zone = src if src in layout.spots and on_table.get(ev.card, 0) else None
             start = _target(ev.source, layout, piles) if from_zone and ev.source else None
             t0 = ev.t - _lead(layout, seat, start, target)
+            if from_zone is not None:  # its card must have landed there first
+                t0 = max(t0, landed.get(ev.card, t0) + 0.3)
             actions.append(TableAction(t0, "place", seat, ev.card, deck, from_zone=from_zone,
                                        to_mm=target))
+            if from_zone is not None:
+                stack = stacks.get(from_zone, [])
+                if ev.card in stack:
+                    stack.remove(ev.card)
+                lifted = (ev, from_zone)
+            if str(ev.to) in layout.spots:
+                stacks.setdefault(str(ev.to), []).append(ev.card)
             if from_zone is None:
                 on_table[ev.card] = on_table.get(ev.card, 0) + 1
             landed[ev.card] = ev.t
         elif isinstance(ev, CardRevealed):
             target = _target(ev.at, layout, piles)
-            if target is None or str(ev.at) not in layout.spots:
+            spot = str(ev.at)
+            if target is None or spot not in layout.spots:
+                continue
+            stack = stacks.setdefault(spot, [])
+            if just_lifted is not None and just_lifted[1] == spot and just_lifted[0].t == ev.t:
+                # the card under the one just played from this spot shows (the next card of
+                # a three-card turn, or one turned earlier): no hand lays it there
+                if not stack or stack[-1] != ev.card:
+                    actions.append(TableAction(actions[-1].t, "expose", seat, ev.card, deck,
+                                               zone=spot))
+                    stack.append(ev.card)
+                    on_table[ev.card] = on_table.get(ev.card, 0) + 1
                 continue
             t0 = ev.t - _lead(layout, seat, None, target)
-            actions.append(TableAction(t0, "reveal", seat, ev.card, deck, zone=str(ev.at)))
+            if ev.card in stack and ev.at.area == "waste":
+                # its card lies in this waste already: the waste was turned over to be the
+                # stock again (the rules core logs no event for it): pick the pile up first
+                t_gather = max(t0 - 0.7, max(landed.get(c, 0.0) for c in stack) + 0.3)
+                actions.append(TableAction(t_gather, "gather", seat, stack[-1], deck, zone=spot))
+                t0 = max(t0, t_gather + 0.7)
+                for c in stack:
+                    on_table[c] = max(0, on_table.get(c, 0) - 1)
+                stack.clear()
+            actions.append(TableAction(t0, "reveal", seat, ev.card, deck, zone=spot))
+            stack.append(ev.card)
             on_table[ev.card] = on_table.get(ev.card, 0) + 1
             landed[ev.card] = ev.t
         else:

@@ -46,7 +46,11 @@ class TableAction:
     kind: "place" (a card to to_mm, from from_zone: a spot like "row:2:3", or None / "hand" /
     "stock" for a card brought from the player's hand), "reveal" (a card face laid in the seat's
     own zone, at spot `zone` or to_mm), "take_back" (the card `code` is lifted off its place and
-    taken back to the seat). angle_deg: the final angle (None: upright for the seat, askew).
+    taken back to the seat), "expose" (no arm: the card lay squared under the top card of spot
+    `zone`, face up, and shows once that card is lifted, as the next card of a three-card turn
+    on a waste pile does), "gather" (every card on spot `zone` is picked up at once and taken
+    back to the seat: a waste pile turned over to be the stock again; not a rules event, so no
+    truth event). angle_deg: the final angle (None: upright for the seat, askew).
     """
 
     t: float
@@ -113,8 +117,15 @@ class _Motion:
         self.final_angle = 0.0
         self.start_angle = 0.0
         t = act.t
-        if act.kind == "take_back":
-            self.card = sim.card_by_code(act.code)
+        self.lifts = act.kind in ("take_back", "gather")  # a card off the table, to the seat
+        if act.kind == "gather":
+            self.card = sim.card_in_zone(act.zone or "")
+            if self.card is None:
+                raise ValueError(f"simulated table: nothing on {act.zone} to gather")
+        if self.lifts:
+            if act.kind == "take_back":
+                self.card = sim.card_by_code(act.code)
+            assert self.card is not None
             self.pick = np.array([self.card.x, self.card.y])
             self.start_angle = self.card.angle
             self.target = self.edge.copy()
@@ -129,7 +140,7 @@ class _Motion:
             if self.from_table:
                 self.card = sim.card_in_zone(src)  # type: ignore[arg-type]
                 if self.card is None or self.card.code != act.code:
-                    self.card = sim.find_card(act.code)
+                    self.card = sim.find_card(act.code, act.face_up)
                 self.from_table = self.card is not None  # not there: it comes from the hand
             if self.from_table and self.card is not None:
                 self.pick = np.array([self.card.x, self.card.y])
@@ -144,7 +155,7 @@ class _Motion:
         self.card.busy = True
         d_reach = float(np.linalg.norm(self.pick - self.edge))
         d_move = float(np.linalg.norm(self.target - self.pick))
-        self.t_pick = t + (0.05 + d_reach / HAND_SPEED_MM_S if act.kind == "take_back"
+        self.t_pick = t + (0.05 + d_reach / HAND_SPEED_MM_S if self.lifts
                            or getattr(self, "from_table", False) else 0.0)
         self.t_land = self.t_pick + 0.12 + d_move / HAND_SPEED_MM_S * 1.6
         self.t_release = self.t_land + rng.uniform(0.03, 0.12)
@@ -173,7 +184,7 @@ class _Motion:
         """Card centre, angle, velocity (mm/s) while moving; None before pick and after landing."""
         if t < self.t_pick:
             return None
-        if self.act.kind == "take_back":
+        if self.lifts:
             if t >= self.t_gone:
                 return None
             u = (t - self.t_pick) / (self.t_gone - self.t_pick)
@@ -218,6 +229,7 @@ class SimTable:
         self.events: list[TableObservation] = []
         self.skipped: list[TableAction] = []  # actions that could not be acted out
         self._pending: list[TableObservation] = []
+        self._exposing: dict[int, list[tuple[_Card, int]]] = {}  # lifted card key -> under it
         # id(event) -> fraction of the card visible in the frame the event happened
         self.visibility: dict[int, float] = {}
 
@@ -230,9 +242,9 @@ class SimTable:
         self.cards.append(c)
         return c
 
-    def find_card(self, code: str) -> _Card | None:
+    def find_card(self, code: str, face_up: bool = True) -> _Card | None:
         for c in reversed(self.cards):
-            if c.on_table and not c.busy and c.code == code:
+            if c.on_table and not c.busy and c.code == code and c.face_up == face_up:
                 return c
         return None
 
@@ -249,6 +261,18 @@ class SimTable:
                 best = c
         return best
 
+    def _expose(self, act: TableAction) -> None:
+        """Slip the card under the top card of its spot, where it lay all along unseen."""
+        assert act.zone is not None
+        on_spot = [c for c in self.cards if c.on_table and c.zone == act.zone]
+        if not on_spot:
+            self.skipped.append(act)
+            return
+        top = max(on_spot, key=lambda c: c.z)
+        c = self.new_card(act.deck or self.deck, act.code, True, act.back)
+        c.x, c.y, c.angle, c.zone, c.z = top.x, top.y, top.angle, top.zone, top.z - 0.5
+        self._exposing.setdefault(top.key, []).append((c, act.seat))
+
     # -- the clock
 
     def __iter__(self) -> Iterator[tuple[Frame, list[TableObservation]]]:
@@ -260,6 +284,9 @@ class SimTable:
             t = self.t0 + k / self.fps
             while pending and pending[0].t <= t:
                 act = pending.pop(0)
+                if act.kind == "expose":
+                    self._expose(act)
+                    continue
                 try:
                     active.append(_Motion(self, act, self.rng))
                 except ValueError:  # e.g. a take-back of a card that is not on the table
@@ -310,18 +337,25 @@ class SimTable:
         pose = m.card_at(t)
         if pose is not None:
             p, ang, v = pose
-            if act.kind == "take_back" and not c.busy:
+            if m.lifts and not c.busy:
                 return
-            if act.kind == "take_back" and c.on_table:
+            if m.lifts and c.on_table:
                 c.on_table = False
-                self.events.append(TakeBackObs(c.code, c.x, c.y, c.zone, t, act.seat))
-            if m.act.kind != "take_back" or np.linalg.norm(p - m.edge) > 30:
+                if act.kind == "take_back":
+                    self.events.append(TakeBackObs(c.code, c.x, c.y, c.zone, t, act.seat))
+                else:  # the rest of the pile goes with its top card
+                    for o in self.cards:
+                        if o.on_table and o.zone == c.zone:
+                            o.on_table = False
+            for under, seat in self._exposing.pop(c.key, []):  # lifted: the card below shows
+                self.events.append(RevealObs(under.code, under.x, under.y, under.zone, seat, t))
+            if not m.lifts or np.linalg.norm(p - m.edge) > 30:
                 poses[c.key] = CardPose(c.deck, c.code, float(p[0]), float(p[1]), ang,
                                         c.face_up, c.back, 1e6 + c.z, lift_mm=1.0,
                                         vx=float(v[0]) / self.fps, vy=float(v[1]) / self.fps,
                                         key=c.key)
             return
-        if act.kind != "take_back" and t >= m.t_land and not m.landed:
+        if not m.lifts and t >= m.t_land and not m.landed:
             m.landed = True
             self._z += 1
             c.x, c.y, c.angle = float(m.target[0]), float(m.target[1]), m.final_angle
@@ -333,5 +367,5 @@ class SimTable:
                 from_zone = act.from_zone if getattr(m, "from_table", False) else None
                 self.events.append(CardRestObs(c.code, c.x, c.y, c.angle, c.zone, t, act.seat,
                                                from_zone, c.face_up, c.back))
-        if act.kind == "take_back" and t >= m.t_gone:
+        if m.lifts and t >= m.t_gone:
             c.busy = False
