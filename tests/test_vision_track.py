@@ -1,5 +1,7 @@
 """Tracking on the simulated table: a sliding card is reported once, when and where it rested."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -118,16 +120,29 @@ def test_deal_reads_spots_the_whole_picture_reader_missed():
                for c, z in (("5C", "row:1:2"), ("JH", "row:2:4"), ("2S", "row:3:1"))]
     sim = SimTable(lay, deck, [], initial=initial, camera=CameraSpec(width=1280, height=720),
                    look=Look.clean(), duration=0.3)
-    tracker, obs = None, []
+    tracker, obs, told = None, [], []
+
+    def finds_nothing(img, d, known=None):  # a whole-picture reader that finds nothing
+        told.append(known)
+        return []
+
     for frame, _ in sim:
         if tracker is None:
             tracker = Tracker(deck, lay, calibrate(frame.image, lay.table_w, lay.table_h),
-                              identify=lambda img, d: [])  # a reader that finds nothing
+                              identify=finds_nothing)
         obs.extend(tracker.update(frame))
     deal = [o for o in obs if o.kind == "deal"]
     assert len(deal) == 1
     assert sorted((c.code, c.zone) for c in deal[0].cards) == [
         ("2S", "row:3:1"), ("5C", "row:1:2"), ("JH", "row:2:4")]
+    # the spots are read first: the whole-picture reader is told to leave those cards (and the
+    # four corner markers) out
+    (known,) = told
+    centres = [tracker.cal.to_table(q).mean(axis=0) for q in known]
+    corners = [(0, 0), (lay.table_w, 0), (0, lay.table_h), (lay.table_w, lay.table_h)]
+    spots = [(lay.spot(z).cx, lay.spot(z).cy) for z in ("row:1:2", "row:2:4", "row:3:1")]
+    assert all(any(math.dist(c, m) < 60 for c in centres) for m in corners)
+    assert all(any(math.dist(c, p) < 60 for p in corners + spots) for c in centres)
 
 
 def test_reading_ahead_leaves_the_settling_frame_only_bookkeeping():
@@ -169,14 +184,35 @@ def test_a_card_that_left_a_seat_zone_is_matched_only_with_an_arrival_that_can_b
     tracker, lay = _bare_tracker()
     b = lay.spot("row:1:2")
     gone = _Known("KD", np.zeros((4, 2)), b.cx, b.cy, 0.0, "row:1:2")
-    tracker._left["KD"] = ("row:1:2", 1.0, gone)
+    entry = ("row:1:2", 1.0, gone)
+    tracker._left["KD"] = [entry]
     centre = _Known("KD", np.zeros((4, 2)), 550.0, 450.0, 0.0, "centre")
     other_seat = _Known("KD", np.zeros((4, 2)), 0.0, 0.0, 0.0, "row:2:3")
     own_seat = _Known("KD", np.zeros((4, 2)), 0.0, 0.0, 0.0, "row:1:5")
-    assert tracker._came_from(centre, 3.0) == "row:1:2"
-    assert tracker._came_from(own_seat, 3.0) == "row:1:2"
-    assert tracker._came_from(other_seat, 3.0) is None  # another player's card of that code
-    assert tracker._came_from(centre, 30.0) is None  # long ago: not that card
+    assert tracker._source(centre, None, 3.0) == entry
+    assert tracker._source(own_seat, None, 3.0) == entry
+    assert tracker._source(other_seat, None, 3.0) is None  # another player's card of that code
+    assert tracker._source(centre, None, 30.0) is None  # long ago: not that card
+
+
+def test_of_two_cards_alike_that_left_their_seats_the_arms_seat_decides():
+    from vision.track import _Known
+
+    tracker, lay = _bare_tracker()
+    ones = {s: ("waste:%d" % s, 1.0 + 0.1 * s,
+                _Known("Y1", np.zeros((4, 2)), 0.0, 0.0, 0.0, "waste:%d" % s)) for s in (1, 2)}
+    tracker._left["Y1"] = [ones[1], ones[2]]
+    centre = _Known("Y1", np.zeros((4, 2)), 550.0, 450.0, 0.0, "centre")
+    assert tracker._source(centre, 1, 2.0) == ones[1]
+    assert tracker._source(centre, 2, 2.0) == ones[2]
+    assert tracker._source(centre, None, 2.0) == ones[2]  # no arm seen: the latest to leave
+    # a card dug from under another in the arm's own seat zone, when nothing else fits
+    tracker._left.clear()
+    under = _Known("B4", np.zeros((4, 2)), 0.0, 0.0, 0.0, "waste:3", top=False)
+    tracker.model.append(under)
+    b4 = _Known("B4", np.zeros((4, 2)), 550.0, 450.0, 0.0, "centre")
+    assert tracker._source(b4, 2, 2.0) is None
+    assert tracker._source(b4, 3, 2.0) is under
 
 
 def test_one_card_per_place_keeps_the_surest_read():

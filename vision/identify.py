@@ -708,21 +708,35 @@ def _inside(pt: tuple[float, float], quad: np.ndarray) -> bool:
     return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), pt, False) >= 0
 
 
-def identify(image: np.ndarray, deck: Deck, card_px: float | None = None) -> list[Detection]:
+def _mostly_known(corners: np.ndarray, known: list[np.ndarray]) -> bool:
+    """Does this outline lie mostly on cards read already? (Its centre and its corners drawn
+    a little in: three of the five inside them.)"""
+    c = corners.mean(axis=0)
+    pts = [c, *(c + 0.8 * (p - c) for p in corners)]
+    return sum(any(_inside(tuple(p), kq) for kq in known) for p in pts) >= 3
+
+
+def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
+             known: list[np.ndarray] | None = None) -> list[Detection]:
     """Every card face and back on the table (top cards of piles, fanned cards, covered cards).
 
     A card-shaped thing that cannot be read is reported with code UNKNOWN (face up, back None).
     Hypotheses from blobs of overlapping cards are read quickly first; the best read go first,
     the ones that repeat a card already kept are dropped, and only the promising ones that are
-    not yet sure get the slower search of their exact pose.
+    not yet sure get the slower search of their exact pose. known: outlines (image corners) of
+    cards the caller has read already (a tracker's reads at the layout's spots): hypotheses
+    centred on them are not read again.
     """
     cands = find_candidates(image, card_px)
     out: list[Detection] = []
     hyps: list[tuple[tuple[float, float], np.ndarray, Detection, _Match]] = []
     kept: list[Detection] = []
     quads: list[np.ndarray] = []
-    sure: list[np.ndarray] = []  # hypotheses read surely at once: the others inside them are skipped
+    known_quads = [np.asarray(q, np.float32).reshape(4, 2) for q in known or []]
+    sure: list[np.ndarray] = list(known_quads)
     for c in cands:
+        if known_quads and _mostly_known(c.corners, known_quads):
+            continue
         if c.single:
             det, _ = _read_region(image, c.corners, deck)
             out.append(det)

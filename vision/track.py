@@ -38,6 +38,7 @@ import cv2
 import numpy as np
 
 from vision.calibrate import Calibration
+from vision.markers import DEFAULT_MARKER_MM, MARKER_IDS, MarkerGeometry
 from vision.layout import TableLayout
 from vision.types import (
     CARD_H_MM,
@@ -61,21 +62,21 @@ TOUCHED_CHANGE = 0.04  # share of a card an arm lay over that must differ for it
 RETRY_FRAMES = (2, 4, 8, 16)  # frames to wait before each new read of a card not read yet
 LEFT_MEMORY_S = 10.0  # a card that left a seat zone is matched with an arrival this long
 SURE = 0.9  # a read this sure settles a new card: its other outline hypotheses are not read
+HAND_ON_CARD = 0.15  # share of a card still read beside arms that moving things may cover
 
 
 def _default_readers(deck) -> tuple[Callable, Callable]:
     """identify_region and identify for this deck: the real recogniser, or the stand-in's."""
     from vision import sim_standin
 
+    def ident_all(img, d, known=None):
+        return [sim_standin.identify_region(img, q, d) for q in sim_standin.find_cards(img)]
+
     if isinstance(deck, sim_standin.StandInDeck):
-        def ident_all(img, d):
-            return [sim_standin.identify_region(img, q, d) for q in sim_standin.find_cards(img)]
         return sim_standin.identify_region, ident_all
     try:
         from vision.identify import identify, identify_region
     except ImportError:  # recogniser not there yet: the stand-in reader works for any deck
-        def ident_all(img, d):
-            return [sim_standin.identify_region(img, q, d) for q in sim_standin.find_cards(img)]
         return sim_standin.identify_region, ident_all
 
     def read_on_top(img, q, d):  # a card come to rest on top: one showing from under another is not it
@@ -167,7 +168,7 @@ class Tracker:
         self.f = 1.0
         self.debug = False
         # cards that left a seat zone, by code: (zone, capture time), until they arrive elsewhere
-        self._left: dict[str, tuple[str, float, _Known]] = {}
+        self._left: dict[str, list[tuple[str, float, _Known]]] = {}
         self._foot_n = 0
         self._noise = 0.0
         self._edges = np.zeros((1, 1), bool)
@@ -178,6 +179,7 @@ class Tracker:
         self._unread: list[_Unread] = []
         self._queued: list[tuple] = []  # regions to read ahead when the caller has time
         self._feet: dict[bytes, tuple[tuple[slice, slice], np.ndarray]] = {}
+        self._still_tried: dict[tuple, int] = {}  # still patches beside arms: read again from k
 
     # ------------------------------------------------------------------ geometry helpers
 
@@ -299,6 +301,9 @@ class Tracker:
             arm_near = cv2.dilate(arm.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
             blocked = set(np.unique(labels[arm_near & fg]).tolist())
             for i in range(1, n):
+                if self.debug and stats[i, cv2.CC_STAT_AREA] >= 3:
+                    print("  region", stats[i].tolist(), "blocked" if i in blocked else "",
+                          "arm" if i in arm_ids else "", int(self._last_change[labels == i].max()), k)
                 if i in blocked or stats[i, cv2.CC_STAT_AREA] < 3:
                     continue
                 reg = labels == i
@@ -314,8 +319,64 @@ class Tracker:
                         self._queued.append((frame, reg, stats[i], k, last))
                     continue  # not readable a moment ago: wait before reading it again
                 out.extend(self._process(frame, small, reg, stats[i], k))
+            blocked.discard(0)
+            if blocked:
+                out.extend(self._rest_beside_arms(frame, small, k, np.isin(labels, list(blocked))))
         self._ahead = [a for a in self._ahead if a.k > k - 4 * self.settle]
         self._unread = [u for u in self._unread if u.next_k > k - 2 * RETRY_FRAMES[-1]]
+        return out
+
+    def _rest_beside_arms(self, frame: Frame, small: np.ndarray, k: int,
+                          busy: np.ndarray) -> list[TableObservation]:
+        """Cards that came to rest while arms are still over the table beside them.
+
+        When everyone plays at once an arm is nearly always near the centre, and a card laid on
+        a pile may be covered by the next one before the arms ever leave it. So the still part
+        of a changed region that arms touch is read as well: a card-sized patch that has not
+        changed for `settle` frames, whose surest read is sure and which no moving thing
+        touches, is a card at rest. (A still hand reads as no card; a card still held has
+        fingers on it.)"""
+        assert self._last_change is not None
+        recent = (self._last_change > k - self.settle) & busy
+        near = cv2.dilate(recent.astype(np.uint8), self._k5).astype(bool)
+        still = cv2.morphologyEx((busy & ~near).astype(np.uint8), cv2.MORPH_OPEN, self._k3)
+        n, lab, st, _ = cv2.connectedComponentsWithStats(still, connectivity=4)
+        card = CARD_W_MM * CARD_H_MM * (self._px_mm * self.f) ** 2
+        out: list[TableObservation] = []
+        for i in range(1, n):
+            if not 0.4 * card <= st[i, cv2.CC_STAT_AREA] <= 1.6 * card:
+                continue
+            reg = lab == i
+            if (reg & self._outside).any():
+                continue
+            key = (*(int(v) // 4 for v in st[i, :4]), int(self._last_change[reg].max()))
+            if self._still_tried.get(key, -1) > k:
+                continue
+            self._still_tried[key] = 1 << 30  # read once, unless a hand was on it
+            dets, _shaped = self._new_reads(frame, reg, st[i], k)
+            if self.debug:
+                print("  still patch", st[i].tolist(), [(d.code, round(d.confidence, 2)) for d in dets])
+            for d in dets:
+                q = np.asarray(d.corners, np.float64)
+                if d.confidence < SURE or (d.code == UNKNOWN and d.face_up):
+                    continue
+                if self._share_over(q, recent) > HAND_ON_CARD:  # a hand on it: look again soon
+                    if self.debug:
+                        print("  still patch: a hand touches", d.code)
+                    self._still_tried[key] = k + 1
+                    continue
+                arrived = self._arrivals(frame, [d], k)
+                out.extend(arrived)
+                sl, m = self._foot_small(q)
+                foot = np.zeros_like(reg)
+                foot[sl] = m
+                foot &= cv2.dilate(reg.astype(np.uint8), self._k3).astype(bool)
+                ys, xs = np.nonzero(foot)
+                if len(xs):
+                    box = (xs.min(), ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1)
+                    self._refresh(frame.image, small, foot, box)
+        if len(self._still_tried) > 400:
+            self._still_tried = {kk: v for kk, v in self._still_tried.items() if kk[4] > k - 100}
         return out
 
     def _unread_at(self, reg: np.ndarray) -> _Unread | None:
@@ -394,20 +455,25 @@ class Tracker:
         self._mid_now = grey
         if self._still < self.settle:
             return []
-        dets = self._read_all(frame.image, self.deck)
+        # the layout's spots first (quick, and sure where cards lie close in rows), then the
+        # rest of the picture, leaving out the cards read at the spots
+        spots = [d for d in self._spot_reads(frame.image, []) if d.confidence >= SURE]
+        dets = self._read_all(frame.image, self.deck,
+                              known=[np.asarray(d.corners, np.float32) for d in spots]
+                              + self._marker_quads())
         cards = []
         dets = [self._reread(frame.image, d) if d.code == UNKNOWN or d.confidence < self.min_conf
                 else d for d in dets]
-        more = self._spot_reads(frame.image, dets)
+        more = spots + self._spot_reads(frame.image, dets + spots)
         if more:  # a spot read replaces an unread or less sure detection there
-            spots = [(self.cal.to_table(np.asarray(d.corners, np.float64)).mean(axis=0), d)
-                     for d in more]
+            at = [(self.cal.to_table(np.asarray(d.corners, np.float64)).mean(axis=0), d)
+                  for d in more]
 
             def replaced(d: Detection) -> bool:
                 c = self.cal.to_table(np.asarray(d.corners, np.float64)).mean(axis=0)
                 return any(math.hypot(*(c - cm)) <= 30 and (
-                    (d.code == UNKNOWN and d.face_up) or d.confidence < m.confidence)
-                    for cm, m in spots)
+                    (d.code == UNKNOWN and d.face_up) or d.confidence <= m.confidence)
+                    for cm, m in at)
             dets = [d for d in dets if not replaced(d)] + more
         for d in self._one_per_place([d for d in dets
                                       if d.confidence >= self.min_conf or not d.face_up]):
@@ -420,6 +486,16 @@ class Tracker:
         self._ref_mid = self._mid_grey()
         self.started = True
         return [DealObs(tuple(cards), frame.t)]
+
+    def _marker_quads(self) -> list[np.ndarray]:
+        """The corner markers with their white margin (image corners): no card lies there."""
+        geo = MarkerGeometry(self.layout.table_w, self.layout.table_h, DEFAULT_MARKER_MM)
+        out = []
+        for m in MARKER_IDS:
+            mm = geo.corners_mm(m)
+            c = mm.mean(axis=0)
+            out.append(self.cal.to_image(c + 1.6 * (mm - c)).astype(np.float32))
+        return out
 
     def _reread(self, image: np.ndarray, d: Detection) -> Detection:
         """A card the whole-picture reader could not name, read again on its own: at its
@@ -455,7 +531,7 @@ class Tracker:
                 continue
             q = self.cal.to_image(np.array([[box.cx, box.cy]] * 4, np.float64))
             d = self._reread(image, Detection(UNKNOWN, tuple(map(tuple, q)), 0.0))
-            if d.code != UNKNOWN and d.confidence >= self.min_conf:
+            if (d.code != UNKNOWN or not d.face_up) and d.confidence >= self.min_conf:
                 out.append(d)
                 have.append(self.cal.to_table(np.asarray(d.corners, np.float64)).mean(axis=0))
         return out
@@ -860,6 +936,13 @@ class Tracker:
             kn.touched = -1
             if still.code == kn.code and still.face_up == kn.face_up:
                 continue
+            if self.min_conf <= still.confidence < SURE:
+                # another card, read on the old card's outline: read it on its own outline
+                # (a card laid squarely on a pile changes little of the picture, so no new
+                # card shape was found for it)
+                own = self._best_of(img, self._fit_card(img, kn.x, kn.y), k)
+                if own is not None and own.confidence > still.confidence:
+                    still = own
             if self._laid_over(kn, still):
                 kn.top = False  # another card now lies on it: covered, not gone
                 new_dets.append(still)
@@ -868,7 +951,9 @@ class Tracker:
                 continue  # unreadable for now (a shadow, glare), but its picture is still there
             self.model.remove(kn)
             if self.layout.seat_of_zone(kn.zone) is not None and kn.code != UNKNOWN:
-                self._left[kn.code] = (kn.zone, frame.t, kn)  # it left a seat zone: remember it
+                # it left a seat zone: remember it until it lands
+                self._left[kn.code] = [e for e in self._left.get(kn.code, [])
+                                       if frame.t - e[1] <= LEFT_MEMORY_S] + [(kn.zone, frame.t, kn)]
             if kn.zone in ("centre",) or self.layout.seat_of_zone(kn.zone) is None:
                 if kn.top and kn.code != UNKNOWN:
                     gi = self._gone_index(kn.quad, k)
@@ -880,45 +965,7 @@ class Tracker:
                                            self._seat_of_arm_over(kn.quad, gi)
                                            or self._seat_of_arm_over(kn.quad)))
             self._reveal_below(kn)
-        for d in new_dets:
-            kn = self._known_from(d)
-            q = kn.quad
-            ri = self._rest_index(q, k)
-            t_rest = self._times.get(ri, frame.t)
-            if any(o.code == kn.code and o.face_up == kn.face_up
-                   and math.hypot(o.x - kn.x, o.y - kn.y) < 25 for o in self.model):
-                continue  # already known there: never report a card twice
-            # the same card known elsewhere moved here, if its old place no longer shows it
-            # as it was (else the old one was misread, or the deck has two alike)
-            prior = [o for o in self.model if o.code == kn.code and kn.code != UNKNOWN
-                     and self._changed_at(o.quad) and self._may_move(o.zone, kn.zone)]
-            from_zone = None
-            seat = None
-            if not prior and self._came_from(kn, t_rest) is not None:
-                from_zone, _t, gone = self._left.pop(kn.code)
-                if (math.hypot(gone.x - kn.x, gone.y - kn.y) < 25 and gone.face_up == kn.face_up
-                        and gone.zone == kn.zone):
-                    self.model.append(kn)  # an arm hid it for a while: it never moved
-                    continue
-                seat = self.layout.seat_of_zone(from_zone)
-            if prior:
-                old = prior[-1]
-                self.model.remove(old)
-                if self.layout.seat_of_zone(old.zone) is not None:
-                    from_zone = old.zone
-                    seat = self.layout.seat_of_zone(old.zone)
-            if seat is None:
-                seat = self._seat_of_arm_over(q, ri)
-            for o in self.model:
-                if self._overlap(o.quad, q) > 0.05:
-                    o.top = False
-            self.model.append(kn)
-            zone_seat = self.layout.seat_of_zone(kn.zone)
-            if zone_seat is not None and from_zone is None and kn.face_up and kn.code != UNKNOWN:
-                out.append(RevealObs(kn.code, kn.x, kn.y, kn.zone, zone_seat, t_rest))
-            else:
-                out.append(CardRestObs(kn.code, kn.x, kn.y, kn.angle, kn.zone, t_rest, seat,
-                                       from_zone, kn.face_up, kn.back))
+        out.extend(self._arrivals(frame, new_dets, k))
         unread = self._unread_at(reg)
         if card_shaped and not explained:
             # a card-shaped change that nothing explains: a card not readable yet (a hand's
@@ -932,7 +979,85 @@ class Tracker:
                 return out
         if unread is not None:
             self._unread.remove(unread)
-        # the table is understood here again: refresh the reference
+        self._refresh(img, small, reg, st)
+        return out
+
+    def _arrivals(self, frame: Frame, new_dets: list[Detection], k: int) -> list[TableObservation]:
+        """Observations for cards newly read at rest, and the model updated with them."""
+        out: list[TableObservation] = []
+        for d in new_dets:
+            kn = self._known_from(d)
+            q = kn.quad
+            ri = self._rest_index(q, k)
+            t_rest = self._times.get(ri, frame.t)
+            if any(o.code == kn.code and o.face_up == kn.face_up
+                   and math.hypot(o.x - kn.x, o.y - kn.y) < 25 for o in self.model):
+                if self.debug:
+                    print("  known there already:", kn.code)
+                continue  # already known there: never report a card twice
+            arm_seat = self._seat_of_arm_over(q, ri)
+            src = self._source(kn, arm_seat, t_rest)
+            from_zone = None
+            seat = None
+            if isinstance(src, tuple):  # it left a seat zone a moment ago
+                self._left[kn.code].remove(src)
+                from_zone, _t, gone = src
+                if (math.hypot(gone.x - kn.x, gone.y - kn.y) < 25 and gone.face_up == kn.face_up
+                        and gone.zone == kn.zone):
+                    self.model.append(kn)  # an arm hid it for a while: it never moved
+                    continue
+                seat = self.layout.seat_of_zone(from_zone)
+            elif src is not None:  # a model card moved here
+                self.model.remove(src)
+                if self.layout.seat_of_zone(src.zone) is not None:
+                    from_zone = src.zone
+                    seat = self.layout.seat_of_zone(src.zone)
+            if seat is None:
+                seat = arm_seat
+            for o in self.model:
+                if self._overlap(o.quad, q) > 0.05:
+                    o.top = False
+            self.model.append(kn)
+            zone_seat = self.layout.seat_of_zone(kn.zone)
+            if zone_seat is not None and from_zone is None and kn.face_up and kn.code != UNKNOWN:
+                out.append(RevealObs(kn.code, kn.x, kn.y, kn.zone, zone_seat, t_rest))
+            else:
+                out.append(CardRestObs(kn.code, kn.x, kn.y, kn.angle, kn.zone, t_rest, seat,
+                                       from_zone, kn.face_up, kn.back))
+        return out
+
+    def _source(self, kn: _Known, arm_seat: int | None,
+                t: float) -> _Known | tuple[str, float, _Known] | None:
+        """Where the new card kn came from: a model card with its code whose old place no
+        longer shows it as it was (else the old one was misread, or the deck has two alike),
+        or one that left a seat zone a moment ago (an entry of _left), or else one with its
+        code lying under another in the zone of the seat whose arm brought it (a waste pile's
+        top taken and the card below showing looks like a card laid on it; a card dug out).
+
+        Decks of several players repeat codes: of several candidates, the one in the zone of
+        the seat whose arm brought it is taken first, then a pile's top before a card under
+        it, then the latest. A card under another is taken only from that seat's own zone. A
+        card never moves into another seat's zone."""
+        if kn.code == UNKNOWN:
+            return None
+        moved = [(o.zone, o.top, 1, i, o) for i, o in enumerate(self.model)
+                 if o.code == kn.code and self._changed_at(o.quad) and self._may_move(o.zone, kn.zone)
+                 and (o.top or self._mine(o.zone, arm_seat))]
+        left = [(e[0], True, 0, e[1], e) for e in self._left.get(kn.code, [])
+                if t - e[1] <= LEFT_MEMORY_S and self._may_move(e[0], kn.zone)]
+        found = moved + left
+        if found:
+            return max(found, key=lambda c: (self._mine(c[0], arm_seat), c[1], c[2], c[3]))[4]
+        under = [o for o in self.model if o.code == kn.code and not o.top
+                 and o.face_up == kn.face_up and o.zone != kn.zone and self._mine(o.zone, arm_seat)]
+        return under[-1] if under else None
+
+    def _mine(self, zone: str, seat: int | None) -> bool:
+        return seat is not None and self.layout.seat_of_zone(zone) == seat
+
+    def _refresh(self, img: np.ndarray, small: np.ndarray, reg: np.ndarray, st) -> None:
+        """The table is understood in this region again: take it into the reference."""
+        assert self._ref is not None and self._ref_full is not None
         x, y, w, h = (int(v) for v in st[:4])
         sl = (slice(max(0, y - 1), y + h + 1), slice(max(0, x - 1), x + w + 1))
         regd = cv2.dilate(reg.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
@@ -946,16 +1071,6 @@ class Tracker:
         if self._ref_mid is not None and self._mid_now is not None:
             rm = np.repeat(np.repeat(regd, 2, axis=0), 2, axis=1)
             self._ref_mid[rm] = self._mid_now[rm]
-        return out
-
-    def _came_from(self, kn: _Known, t: float) -> str | None:
-        """The seat zone a card with this code left shortly before, if the new card can be that
-        one: decks of several players repeat codes, and a card never moves into another seat's
-        zone, so one that lands in a seat zone came from that seat or from nowhere seen."""
-        left = self._left.get(kn.code)
-        if left is None or t - left[1] > LEFT_MEMORY_S:
-            return None
-        return left[0] if self._may_move(left[0], kn.zone) else None
 
     def _may_move(self, src: str, dst: str) -> bool:
         seat = self.layout.seat_of_zone(dst)
@@ -1018,6 +1133,12 @@ class Tracker:
             self._feet.clear()
         self._feet[key] = ((slice(y0, y1), slice(x0, x1)), m.astype(bool))
         return self._feet[key]
+
+    def _share_over(self, quad: np.ndarray, mask: np.ndarray) -> float:
+        """Share of the card's footprint (small picture) that the mask covers."""
+        sl, m = self._foot_small(quad)
+        n = int(np.count_nonzero(m))
+        return int(np.count_nonzero(mask[sl] & m)) / n if n else 1.0
 
     def _touches(self, quad: np.ndarray, reg: np.ndarray) -> bool:
         sl, m = self._foot_small(quad)
