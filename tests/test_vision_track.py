@@ -13,10 +13,10 @@ from vision.sim_table import SimTable, TableAction
 from vision.track import Tracker
 
 
-def _run(actions, initial, seed=0, read_ahead=True):
-    deck, lay = StandInDeck(), make_layout(4)
+def _run(actions, initial, seed=0, read_ahead=True, fps=30.0, deck=None):
+    deck, lay = deck or StandInDeck(), make_layout(4)
     sim = SimTable(lay, deck, actions, initial=initial, camera=CameraSpec(width=1280, height=720),
-                   look=Look.clean(), rng=np.random.default_rng(seed))
+                   look=Look.clean(), rng=np.random.default_rng(seed), fps=fps)
     tracker, obs = None, []
     truth: list = []
     for frame, events in sim:
@@ -62,6 +62,25 @@ def test_not_reported_while_a_hand_covers_it(placed):
         if o.kind == "card_rest":
             assert vis[o.code] > 0.97, f"{o.code} reported at frame {frame.index} while covered"
             assert frame.t > o.t  # reported after it came to rest, stamped with the rest time
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_card_covered_by_the_next_one_a_moment_later_is_reported(seed):
+    """When everyone plays at once, the next card may land on a pile before the arms ever
+    leave it: here the first card shows whole for about 0.2 s between two hands (15 frames a
+    second, as the demo's camera)."""
+    from vision.decks import get_deck
+
+    actions = [TableAction(0.3, "place", 2, "R5", to_mm=(560, 430), land_t=0.75),
+               TableAction(0.85, "place", 3, "B9", to_mm=(565, 432), land_t=1.15)]
+    obs, truth, dt = _run(actions, [], seed=seed, fps=15.0, deck=get_deck("wackee-six"))
+    rests = {o.code: o for o, _, _ in obs if o.kind == "card_rest"}
+    assert sorted(rests) == ["B9", "R5"]
+    assert rests["R5"].seat == 2 and rests["B9"].seat == 3
+    true = {e.code: e for e in truth if e.kind == "card_rest"}
+    # (the hand that laid it still covers its near end for a frame or two, which can hide its
+    # first resting frame: bench/vision_track.py measures how often)
+    assert -dt - 1e-6 <= rests["R5"].t - true["R5"].t <= 2 * dt + 1e-6
 
 
 def test_card_from_a_row_carries_its_zone_and_seat(placed):

@@ -61,8 +61,12 @@ MIN_ARM_PX = 8  # small-picture px: a change linked to outside only faintly must
 TOUCHED_CHANGE = 0.04  # share of a card an arm lay over that must differ for it to be read again
 RETRY_FRAMES = (2, 4, 8, 16)  # frames to wait before each new read of a card not read yet
 LEFT_MEMORY_S = 10.0  # a card that left a seat zone is matched with an arrival this long
+SETTLE_S = 0.1  # a change must be still this long before it is read (2 frames at least)
 SURE = 0.9  # a read this sure settles a new card: its other outline hypotheses are not read
 HAND_ON_CARD = 0.15  # share of a card still read beside arms that moving things may cover
+HAND_OVER_READ = 0.5  # share of a card read surely while settling that an arm may cover now
+NOTHING_THERE = 0.3  # a read this unsure where a card was: no card shows there
+SQUARELY_UNDER = 0.8  # share of a card that the one on it covers: it would show were it there
 
 
 def _default_readers(deck) -> tuple[Callable, Callable]:
@@ -133,7 +137,7 @@ class Tracker:
     """
 
     def __init__(self, deck, layout: TableLayout, calibration: Calibration | np.ndarray,
-                 *, settle: int = 3, small_width: int = 320, diff_threshold: int = 22,
+                 *, settle: int | None = None, small_width: int = 320, diff_threshold: int = 22,
                  identify_region: Callable | None = None, identify: Callable | None = None,
                  min_confidence: float = 0.5, history: int = 120) -> None:
         if not isinstance(calibration, Calibration):
@@ -143,7 +147,11 @@ class Tracker:
         ir, ia = _default_readers(deck)
         self._read = identify_region or ir
         self._read_all = identify or ia
-        self.settle, self.small_width, self.thr = settle, small_width, diff_threshold
+        # frames a change must be still before it is read: SETTLE_S of the camera's frames
+        # (worked out from the first two frames' times) unless given
+        self.settle = settle or 3
+        self._settle_given = settle is not None
+        self.small_width, self.thr = small_width, diff_threshold
         self.min_conf = min_confidence
         self.model: list[_Known] = []
         self.started = False
@@ -239,6 +247,8 @@ class Tracker:
         k = self._n
         self._n += 1
         self._times[k] = frame.t
+        if k == 1 and not self._settle_given and frame.t > self._times[0]:
+            self.settle = max(2, round(SETTLE_S / (frame.t - self._times[0])))
         if len(self._times) > 400:
             for old in list(self._times)[:100]:
                 del self._times[old]
@@ -301,9 +311,6 @@ class Tracker:
             arm_near = cv2.dilate(arm.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
             blocked = set(np.unique(labels[arm_near & fg]).tolist())
             for i in range(1, n):
-                if self.debug and stats[i, cv2.CC_STAT_AREA] >= 3:
-                    print("  region", stats[i].tolist(), "blocked" if i in blocked else "",
-                          "arm" if i in arm_ids else "", int(self._last_change[labels == i].max()), k)
                 if i in blocked or stats[i, cv2.CC_STAT_AREA] < 3:
                     continue
                 reg = labels == i
@@ -331,24 +338,36 @@ class Tracker:
         """Cards that came to rest while arms are still over the table beside them.
 
         When everyone plays at once an arm is nearly always near the centre, and a card laid on
-        a pile may be covered by the next one before the arms ever leave it. So the still part
-        of a changed region that arms touch is read as well: a card-sized patch that has not
-        changed for `settle` frames, whose surest read is sure and which no moving thing
-        touches, is a card at rest. (A still hand reads as no card; a card still held has
-        fingers on it.)"""
+        a pile may be covered by the next one before the arms ever leave it. So two more kinds
+        of read count where arms touch a changed region:
+          - a card read surely while its region settled (read ahead), which an arm now reaches:
+            the part of it that no moving thing covers has not changed since;
+          - the still part of the region: a card-sized patch unchanged for `settle` frames,
+            whose surest read is sure and which no moving thing touches. (A still hand reads as
+            no card; a card still held has fingers on it.)"""
         assert self._last_change is not None
         recent = (self._last_change > k - self.settle) & busy
         near = cv2.dilate(recent.astype(np.uint8), self._k5).astype(bool)
+        out: list[TableObservation] = []
+        for a in [a for a in self._ahead if (a.reg & busy).any()]:
+            self._ahead.remove(a)  # its region is an arm's now: its reads are used here or never
+            for d in a.dets:
+                q = np.asarray(d.corners, np.float64)
+                sl, m = self._foot_small(q)
+                hidden = recent[sl] & m
+                seen = m & ~hidden
+                if (self._sure(d) and hidden.sum() <= HAND_OVER_READ * m.sum() and seen.any()
+                        and int(self._last_change[sl][seen].max()) <= a.k):
+                    out.extend(self._arrive_beside_arms(frame, small, d, near))
         still = cv2.morphologyEx((busy & ~near).astype(np.uint8), cv2.MORPH_OPEN, self._k3)
         n, lab, st, _ = cv2.connectedComponentsWithStats(still, connectivity=4)
         card = CARD_W_MM * CARD_H_MM * (self._px_mm * self.f) ** 2
-        out: list[TableObservation] = []
         for i in range(1, n):
             if not 0.4 * card <= st[i, cv2.CC_STAT_AREA] <= 1.6 * card:
                 continue
             reg = lab == i
             if (reg & self._outside).any():
-                continue
+                continue  # an arm's still part, not a card
             key = (*(int(v) // 4 for v in st[i, :4]), int(self._last_change[reg].max()))
             if self._still_tried.get(key, -1) > k:
                 continue
@@ -357,26 +376,33 @@ class Tracker:
             if self.debug:
                 print("  still patch", st[i].tolist(), [(d.code, round(d.confidence, 2)) for d in dets])
             for d in dets:
-                q = np.asarray(d.corners, np.float64)
-                if d.confidence < SURE or (d.code == UNKNOWN and d.face_up):
+                if not self._sure(d):
                     continue
-                if self._share_over(q, recent) > HAND_ON_CARD:  # a hand on it: look again soon
-                    if self.debug:
-                        print("  still patch: a hand touches", d.code)
-                    self._still_tried[key] = k + 1
+                if self._share_over(np.asarray(d.corners, np.float64), recent) > HAND_ON_CARD:
+                    self._still_tried[key] = k + 1  # a hand on it: look again soon
                     continue
-                arrived = self._arrivals(frame, [d], k)
-                out.extend(arrived)
-                sl, m = self._foot_small(q)
-                foot = np.zeros_like(reg)
-                foot[sl] = m
-                foot &= cv2.dilate(reg.astype(np.uint8), self._k3).astype(bool)
-                ys, xs = np.nonzero(foot)
-                if len(xs):
-                    box = (xs.min(), ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1)
-                    self._refresh(frame.image, small, foot, box)
+                out.extend(self._arrive_beside_arms(frame, small, d, near))
         if len(self._still_tried) > 400:
             self._still_tried = {kk: v for kk, v in self._still_tried.items() if kk[4] > k - 100}
+        return out
+
+    @staticmethod
+    def _sure(d: Detection) -> bool:
+        return d.confidence >= SURE and not (d.code == UNKNOWN and d.face_up)
+
+    def _arrive_beside_arms(self, frame: Frame, small: np.ndarray, d: Detection,
+                            near: np.ndarray) -> list[TableObservation]:
+        """Report a card read at rest beside arms; take the part of it no arm is near into the
+        reference (the rest is read again, and found known, once the arms have gone)."""
+        out = self._arrivals(frame, [d], self._n - 1)
+        sl, m = self._foot_small(np.asarray(d.corners, np.float64))
+        foot = np.zeros(near.shape, bool)
+        foot[sl] = m
+        foot &= ~near
+        ys, xs = np.nonzero(foot)
+        if len(xs):
+            box = (xs.min(), ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1)
+            self._refresh(frame.image, small, foot, box)
         return out
 
     def _unread_at(self, reg: np.ndarray) -> _Unread | None:
@@ -964,6 +990,11 @@ class Tracker:
                                            self._times.get(gi, frame.t),
                                            self._seat_of_arm_over(kn.quad, gi)
                                            or self._seat_of_arm_over(kn.quad)))
+            if still.confidence < NOTHING_THERE:
+                # no card shows where it lay: the cards squarely under it went with it (a
+                # waste pile picked up to be turned over)
+                self.model = [o for o in self.model
+                              if o.top or self._overlap(o.quad, kn.quad) <= SQUARELY_UNDER]
             self._reveal_below(kn)
         out.extend(self._arrivals(frame, new_dets, k))
         unread = self._unread_at(reg)
@@ -1009,6 +1040,7 @@ class Tracker:
                 seat = self.layout.seat_of_zone(from_zone)
             elif src is not None:  # a model card moved here
                 self.model.remove(src)
+                self._reveal_below(src)
                 if self.layout.seat_of_zone(src.zone) is not None:
                     from_zone = src.zone
                     seat = self.layout.seat_of_zone(src.zone)
