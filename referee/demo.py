@@ -191,9 +191,9 @@ def table_script(plan: RoundPlan, layout: Any, deck: Any, seats: int,
             start = _target(ev.source, layout, piles) if from_zone and ev.source else None
             t0 = ev.t - _lead(layout, seat, start, target)
             if from_zone is not None:  # its card must have landed there first
-                t0 = max(t0, landed.get(ev.card, t0) + 0.3)
+                t0 = max(t0, landed.get(ev.card, t0) + 0.05)
             actions.append(TableAction(t0, "place", seat, ev.card, deck, from_zone=from_zone,
-                                       to_mm=target))
+                                       to_mm=target, land_t=ev.t))
             if from_zone is not None:
                 stack = stacks.get(from_zone, [])
                 if ev.card in stack:
@@ -229,7 +229,7 @@ def table_script(plan: RoundPlan, layout: Any, deck: Any, seats: int,
                 for c in stack:
                     on_table[c] = max(0, on_table.get(c, 0) - 1)
                 stack.clear()
-            actions.append(TableAction(t0, "reveal", seat, ev.card, deck, zone=spot))
+            actions.append(TableAction(t0, "reveal", seat, ev.card, deck, zone=spot, land_t=ev.t))
             stack.append(ev.card)
             on_table[ev.card] = on_table.get(ev.card, 0) + 1
             landed[ev.card] = ev.t

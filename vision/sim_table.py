@@ -50,7 +50,8 @@ class TableAction:
     `zone`, face up, and shows once that card is lifted, as the next card of a three-card turn
     on a waste pile does), "gather" (every card on spot `zone` is picked up at once and taken
     back to the seat: a waste pile turned over to be the stock again; not a rules event, so no
-    truth event). angle_deg: the final angle (None: upright for the seat, askew).
+    truth event). angle_deg: the final angle (None: upright for the seat, askew). land_t: the
+    time the card lands, if it must land then (the hand moves as fast as that takes).
     """
 
     t: float
@@ -64,6 +65,7 @@ class TableAction:
     face_up: bool = True
     back: str | None = None
     angle_deg: float | None = None
+    land_t: float | None = None  # when the card should land (None: at the hand's own pace)
 
     @classmethod
     def of(cls, item) -> TableAction:
@@ -71,7 +73,7 @@ class TableAction:
         if isinstance(item, TableAction):
             return item
         t, kind, seat, code, *rest = item
-        names = ["deck", "from_zone", "to_mm", "zone", "face_up", "back", "angle_deg"]
+        names = ["deck", "from_zone", "to_mm", "zone", "face_up", "back", "angle_deg", "land_t"]
         return cls(float(t), kind, int(seat), code, **dict(zip(names, rest, strict=False)))
 
 
@@ -158,6 +160,8 @@ class _Motion:
         self.t_pick = t + (0.05 + d_reach / HAND_SPEED_MM_S if self.lifts
                            or getattr(self, "from_table", False) else 0.0)
         self.t_land = self.t_pick + 0.12 + d_move / HAND_SPEED_MM_S * 1.6
+        if act.land_t is not None and not self.lifts:  # a quicker or slower hand, to be on time
+            self.t_land = max(self.t_pick + 0.12, act.land_t)
         self.t_release = self.t_land + rng.uniform(0.03, 0.12)
         self.t_gone = self.t_release + 0.08 + np.linalg.norm(self.target - self.edge) / (
             HAND_SPEED_MM_S * 1.3)
