@@ -101,7 +101,8 @@ def run_round(game: str, n_seats: int, seed: int, args) -> dict:
     seen, seen_verdicts = _table(game, seats, now)
     truth_table, truth_verdicts = _table(game, seats, now)
     truth_table.submit(plan.deal)
-    loop = VisionLoop(seen, game, n_seats, deck, layout, hfov_deg=D.DEMO_HFOV_DEG)
+    loop = VisionLoop(seen, game, n_seats, deck, layout, hfov_deg=D.DEMO_HFOV_DEG,
+                      first_dealer=plan.deal.dealer or 1)
     observations: list = []
     translate = loop.observer.translate
 

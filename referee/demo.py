@@ -417,7 +417,8 @@ class Demo:
                                          hfov_deg=DEMO_HFOV_DEG, tilt_deg=8.0),
                        look=self._look(), fps=self.fps, t0=start, duration=plan.end - start + 2.0,
                        rng=np.random.default_rng(self.seed), tower=tower)
-        loop = VisionLoop(self.table, self.game, self.seats, deck, layout, hfov_deg=DEMO_HFOV_DEG)
+        loop = VisionLoop(self.table, self.game, self.seats, deck, layout, hfov_deg=DEMO_HFOV_DEG,
+                          first_dealer=plan.deal.dealer or 1)  # a new camera view each round
         pending = list(direct)
         frames = iter(sim)
         while True:

@@ -51,12 +51,14 @@ class _Pile:
 class Observer:
     """Stateful translation for one round of one game (piles are remembered)."""
 
-    def __init__(self, game: str, seats: int, pile_radius_mm: float = PILE_RADIUS_MM) -> None:
+    def __init__(self, game: str, seats: int, pile_radius_mm: float = PILE_RADIUS_MM,
+                 first_dealer: int = 1) -> None:
         self.game = game
         self.seats = seats
         self.radius = pile_radius_mm
         self._piles: list[_Pile] = []
         self._next_pile = 1
+        self._deals = first_dealer - 1  # rounds dealt before (the first deal's dealer - 1)
 
     def reset(self) -> None:
         self._piles.clear()
@@ -147,8 +149,13 @@ class Observer:
         return []
 
     def deal(self, obs: Any) -> Deal:
-        """The deal as laid out: face-up cards by place, face-down counts from the rulebook."""
+        """The deal as laid out: face-up cards by place, face-down counts from the rulebook.
+
+        The camera cannot see who dealt: `first_dealer` deals the first round (seat 1 unless
+        told) and the deal moves one seat on each round (as the rules core's simulated players
+        deal)."""
         self.reset()
+        self._deals += 1
         layout: dict[str, list[str]] = {}
         for card in obs.cards:
             if not card.face_up:
@@ -162,4 +169,5 @@ class Observer:
                   for seat in range(1, self.seats + 1)}
         if self.game == "wig-out" and self.seats >= 5:
             counts = {k: 5 for k in counts}
-        return Deal(obs.t, {k: tuple(v) for k, v in layout.items()}, counts)
+        return Deal(obs.t, {k: tuple(v) for k, v in layout.items()}, counts,
+                    dealer=(self._deals - 1) % self.seats + 1)

@@ -28,12 +28,12 @@ class VisionLoop:
     """Feeds frames through calibration, tracking and observation into the table."""
 
     def __init__(self, table: Table, game: str, seats: int, deck: Any, layout: Any,
-                 hfov_deg: float = 66.0, block_colours: tuple[str, ...] = ("red", "green", "blue")
-                 ) -> None:
+                 hfov_deg: float = 66.0, block_colours: tuple[str, ...] = ("red", "green", "blue"),
+                 first_dealer: int = 1) -> None:
         self.table = table
         self.deck = deck
         self.layout = layout
-        self.observer = Observer(game, seats)
+        self.observer = Observer(game, seats, first_dealer=first_dealer)
         self.tracker: Any = None
         self.tower: Any = None  # Wonky: the block tower's watcher
         self.hfov_deg = hfov_deg

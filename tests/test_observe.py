@@ -62,6 +62,9 @@ def test_the_deal_snapshot_gives_the_layout_and_the_rulebook_counts() -> None:
     assert isinstance(deal, Deal)
     assert deal.layout == {"row:1:1": ("R5",), "row:1:2": ("B7",), "row:2:1": ("G2",)}
     assert deal.counts == {"reserve:1": 6, "reserve:2": 6, "stock:1": 42, "stock:2": 42}
+    # who dealt is not seen: seat 1 deals first, then the deal moves one seat each round
+    assert deal.dealer == 1
+    assert [obs.translate(DealObs(cards, t))[0].dealer for t in (9.0, 19.0)] == [2, 1]
 
 
 def test_wig_out_starting_cards_become_the_first_piles() -> None:
