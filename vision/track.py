@@ -128,6 +128,7 @@ class _Known:
     back: str | None = None
     top: bool = True
     touched: int = -1  # last frame an arm lay over it since it was last read (-1: none)
+    rest_k: int = -1  # the frame it came to rest in (-1: it lay there from the start)
 
 
 class Tracker:
@@ -172,6 +173,7 @@ class Tracker:
         self._prev_hand = None
         self._last_change: np.ndarray | None = None
         self._fg_now: np.ndarray | None = None
+        self._fg_since: np.ndarray | None = None  # frame since which each pixel differs from the reference
         self._n = 0
         self.f = 1.0
         self.debug = False
@@ -271,6 +273,10 @@ class Tracker:
         dref = self._absmax(small, self._ref)
         fg = dref > self.thr
         self._fg_now = fg
+        if self._fg_since is None:
+            self._fg_since = np.full(fg.shape, -1, np.int32)
+        self._fg_since[fg & (self._fg_since < 0)] = k
+        self._fg_since[~fg] = -1
         fg_u8 = fg.astype(np.uint8)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(fg_u8, connectivity=8)
         # arms: changes connected to the world outside the table; the connection may be faint
@@ -883,6 +889,18 @@ class Tracker:
             first = k
         return first
 
+    def _arrived_index(self, quad: np.ndarray, k_now: int) -> int:
+        """The frame by which the card's place had changed from the reference picture (most of
+        the part that changed at all): it cannot have come to rest there before. (A card laid
+        squarely on one much like it changes little, which the rest test alone may take for
+        a card lying there all along.)"""
+        if self._fg_since is None:
+            return 0
+        sl, m = self._foot_small(quad)
+        since = self._fg_since[sl][m]
+        since = since[since >= 0]
+        return int(np.percentile(since, 90)) if since.size else 0
+
     def _seat_of_arm_over(self, quad: np.ndarray, before: int | None = None,
                           span: int = 3) -> int | None:
         """Seat of the arm over the card at frame `before` (and a few frames earlier): the arm
@@ -982,7 +1000,7 @@ class Tracker:
                                        if frame.t - e[1] <= LEFT_MEMORY_S] + [(kn.zone, frame.t, kn)]
             if kn.zone in ("centre",) or self.layout.seat_of_zone(kn.zone) is None:
                 if kn.top and kn.code != UNKNOWN:
-                    gi = self._gone_index(kn.quad, k)
+                    gi = max(self._gone_index(kn.quad, k), kn.rest_k + 1)
                     if self.debug:
                         print("gone", kn.code, still)
                     # the seat of the arm over it as it went, not of one passing later
@@ -1019,7 +1037,8 @@ class Tracker:
         for d in new_dets:
             kn = self._known_from(d)
             q = kn.quad
-            ri = self._rest_index(q, k)
+            ri = max(self._rest_index(q, k), self._arrived_index(q, k))
+            kn.rest_k = ri
             t_rest = self._times.get(ri, frame.t)
             if any(o.code == kn.code and o.face_up == kn.face_up
                    and math.hypot(o.x - kn.x, o.y - kn.y) < 25 for o in self.model):
