@@ -112,10 +112,9 @@ def run_round(game: str, n_seats: int, seed: int, args) -> dict:
 
     loop.observer.translate = recorded  # type: ignore[method-assign]
     pending = [e for e in plan.events if not isinstance(e, Clock)]
-    truth: list = []
     t_vision = 0.0
     frames = 0
-    for frame, truth in sim:
+    for frame, _ in sim:
         now.t = frame.t
         while pending and pending[0].t <= frame.t:
             ev = pending.pop(0)
@@ -130,7 +129,7 @@ def run_round(game: str, n_seats: int, seed: int, args) -> dict:
         truth_table.tick()
     got, want = _calls(seen_verdicts), _calls(truth_verdicts)
     false_calls, missed_calls = got - want, want - got
-    tracking = score([e for e in truth if e.kind != "deal"],
+    tracking = score([e for e in sim.events if e.kind != "deal"],
                      [o for o in observations if getattr(o, "kind", "") != "deal"], args.fps,
                      sim.visibility)
     return {

@@ -206,16 +206,16 @@ def table_script(plan: RoundPlan, layout: Any, deck: Any, seats: int,
             landed[ev.card] = ev.t
         elif isinstance(ev, CardRevealed):
             target = _target(ev.at, layout, piles)
-            spot = str(ev.at)
-            if target is None or spot not in layout.spots:
+            name = str(ev.at)
+            if target is None or name not in layout.spots:
                 continue
-            stack = stacks.setdefault(spot, [])
-            if just_lifted is not None and just_lifted[1] == spot and just_lifted[0].t == ev.t:
+            stack = stacks.setdefault(name, [])
+            if just_lifted is not None and just_lifted[1] == name and just_lifted[0].t == ev.t:
                 # the card under the one just played from this spot shows (the next card of
                 # a three-card turn, or one turned earlier): no hand lays it there
                 if not stack or stack[-1] != ev.card:
                     actions.append(TableAction(actions[-1].t, "expose", seat, ev.card, deck,
-                                               zone=spot))
+                                               zone=name))
                     stack.append(ev.card)
                     on_table[ev.card] = on_table.get(ev.card, 0) + 1
                 continue
@@ -224,12 +224,12 @@ def table_script(plan: RoundPlan, layout: Any, deck: Any, seats: int,
                 # its card lies in this waste already: the waste was turned over to be the
                 # stock again (the rules core logs no event for it): pick the pile up first
                 t_gather = max(t0 - 0.7, max(landed.get(c, 0.0) for c in stack) + 0.3)
-                actions.append(TableAction(t_gather, "gather", seat, stack[-1], deck, zone=spot))
+                actions.append(TableAction(t_gather, "gather", seat, stack[-1], deck, zone=name))
                 t0 = max(t0, t_gather + 0.7)
                 for c in stack:
                     on_table[c] = max(0, on_table.get(c, 0) - 1)
                 stack.clear()
-            actions.append(TableAction(t0, "reveal", seat, ev.card, deck, zone=spot, land_t=ev.t))
+            actions.append(TableAction(t0, "reveal", seat, ev.card, deck, zone=name, land_t=ev.t))
             stack.append(ev.card)
             on_table[ev.card] = on_table.get(ev.card, 0) + 1
             landed[ev.card] = ev.t

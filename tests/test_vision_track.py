@@ -218,8 +218,8 @@ def test_of_two_cards_alike_that_left_their_seats_the_arms_seat_decides():
     from vision.track import _Known
 
     tracker, lay = _bare_tracker()
-    ones = {s: ("waste:%d" % s, 1.0 + 0.1 * s,
-                _Known("Y1", np.zeros((4, 2)), 0.0, 0.0, 0.0, "waste:%d" % s)) for s in (1, 2)}
+    ones = {s: (f"waste:{s}", 1.0 + 0.1 * s,
+                _Known("Y1", np.zeros((4, 2)), 0.0, 0.0, 0.0, f"waste:{s}")) for s in (1, 2)}
     tracker._left["Y1"] = [ones[1], ones[2]]
     centre = _Known("Y1", np.zeros((4, 2)), 550.0, 450.0, 0.0, "centre")
     assert tracker._source(centre, 1, 2.0) == ones[1]

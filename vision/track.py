@@ -5,8 +5,11 @@ with the previous one and with a reference picture of the table as last understo
 table costs one resize and one difference. Where the table differs from the reference, the
 changes are split into arms (changes connected to the world outside the marked table area, or to
 the picture's border) and the rest. A changed region that no arm touches and that has been still
-for `settle` frames is read again at full resolution (identify_region on that card only), the
-table model is updated and the reference picture is refreshed there.
+for `settle` frames (0.1 s of the camera's frames) is read again at full resolution
+(identify_region on that card only), the table model is updated and the reference picture is
+refreshed there. When everyone plays at once, arms may never leave a pile before the next card
+covers it: so where arms touch a changed region, a card read surely while it settled, or a
+still card-sized patch read surely with no moving thing on it, is taken as come to rest too.
 
 Reading is kept off the frame that reports a card: regions still waiting out their settle
 frames are read ahead (read_ahead(), which the caller runs after handing on what update()
@@ -38,8 +41,8 @@ import cv2
 import numpy as np
 
 from vision.calibrate import Calibration
-from vision.markers import DEFAULT_MARKER_MM, MARKER_IDS, MarkerGeometry
 from vision.layout import TableLayout
+from vision.markers import DEFAULT_MARKER_MM, MARKER_IDS, MarkerGeometry
 from vision.types import (
     CARD_H_MM,
     CARD_W_MM,
