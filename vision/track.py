@@ -349,8 +349,8 @@ class Tracker:
         When everyone plays at once an arm is nearly always near the centre, and a card laid on
         a pile may be covered by the next one before the arms ever leave it. So two more kinds
         of read count where arms touch a changed region:
-          - a card read surely while its region settled (read ahead), which an arm now reaches:
-            the part of it that no moving thing covers has not changed since;
+          - a card read surely while its region settled (read ahead), which an arm now reaches,
+            of which no more than half has changed since (the arm's part);
           - the still part of the region: a card-sized patch unchanged for `settle` frames,
             whose surest read is sure and which no moving thing touches. (A still hand reads as
             no card; a card still held has fingers on it.)"""
@@ -361,12 +361,9 @@ class Tracker:
         for a in [a for a in self._ahead if (a.reg & busy).any()]:
             self._ahead.remove(a)  # its region is an arm's now: its reads are used here or never
             for d in a.dets:
-                q = np.asarray(d.corners, np.float64)
-                sl, m = self._foot_small(q)
-                hidden = recent[sl] & m
-                seen = m & ~hidden
-                if (self._sure(d) and hidden.sum() <= HAND_OVER_READ * m.sum() and seen.any()
-                        and int(self._last_change[sl][seen].max()) <= a.k):
+                sl, m = self._foot_small(np.asarray(d.corners, np.float64))
+                since = int(np.count_nonzero((self._last_change[sl] > a.k) & m))
+                if self._sure(d) and since <= HAND_OVER_READ * int(np.count_nonzero(m)):
                     out.extend(self._arrive_beside_arms(frame, small, d, near))
         still = cv2.morphologyEx((busy & ~near).astype(np.uint8), cv2.MORPH_OPEN, self._k3)
         n, lab, st, _ = cv2.connectedComponentsWithStats(still, connectivity=4)
@@ -897,9 +894,11 @@ class Tracker:
         the part that changed at all): it cannot have come to rest there before. (A card laid
         squarely on one much like it changes little, which the rest test alone may take for
         a card lying there all along.)"""
-        if self._fg_since is None:
+        if self._fg_since is None or self._last_change is None:
             return 0
         sl, m = self._foot_small(quad)
+        # (not where something moves now: a hand over it changes the picture there anew)
+        m = m & (self._last_change[sl] <= k_now - self.settle)
         since = self._fg_since[sl][m]
         since = since[since >= 0]
         return int(np.percentile(since, 90)) if since.size else 0
