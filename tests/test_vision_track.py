@@ -249,3 +249,41 @@ def test_one_card_per_place_keeps_the_surest_read():
     # a rotated outline of the same card (read as something else) is the same place too
     kept = tracker._one_per_place([det("G10", 0.99, 100, 100), det("?", 0.6, 90, 110, True)])
     assert [d.code for d in kept] == ["G10"]
+
+
+def test_the_next_card_of_a_waste_shows_when_its_top_is_played_and_a_gathered_waste_leaves():
+    """The simulated table acts a waste pile out as people do: the card under the top shows when
+    the top is lifted (no hand lays it there), and a waste turned over leaves the table whole."""
+    deck, lay = StandInDeck(), make_layout(4)
+    w = lay.spot("waste:1")
+    initial = [CardPose(deck, "5C", w.cx, w.cy, w.angle_deg)]
+    actions = [TableAction(0.3, "place", 1, "5C", from_zone="waste:1", to_mm=(560, 430)),
+               TableAction(0.3, "expose", 1, "9H", zone="waste:1"),
+               TableAction(1.5, "gather", 1, "9H", zone="waste:1")]
+    sim = SimTable(lay, deck, actions, initial=initial, camera=CameraSpec(width=640, height=360),
+                   look=Look.clean(), duration=2.6)
+    on_waste = []
+    for _frame, _ in sim:
+        on_waste.append(sorted(c.code for c in sim.cards if c.on_table and c.zone == "waste:1"))
+    assert on_waste[0] == ["5C"] and on_waste[-1] == []
+    assert ["9H"] in on_waste  # alone on the waste once the 5C left it
+    kinds = [(e.kind, e.code, getattr(e, "zone", None)) for e in sim.events if e.kind != "deal"]
+    assert ("reveal", "9H", "waste:1") in kinds and ("card_rest", "5C", "centre") in kinds
+    assert not any(k == "take_back" for k, _, _ in kinds)  # gathering the waste is no rules event
+    reveal = next(e for e in sim.events if e.kind == "reveal")
+    rest = next(e for e in sim.events if e.kind == "card_rest")
+    assert reveal.t < rest.t  # it shows as the top card is lifted, before that one lands
+
+
+def test_a_card_played_off_the_waste_comes_from_the_waste_and_the_card_below_is_revealed():
+    from vision.decks import get_deck
+
+    deck, lay = get_deck("wackee-six"), make_layout(4)
+    w = lay.spot("waste:1")
+    initial = [CardPose(deck, "G7", w.cx, w.cy, w.angle_deg)]
+    actions = [TableAction(0.3, "place", 1, "G7", from_zone="waste:1", to_mm=(560, 430)),
+               TableAction(0.3, "expose", 1, "R2", zone="waste:1")]
+    obs, truth, _ = _run(actions, initial, fps=15.0, deck=deck)
+    got = {(o.kind, o.code): o for o, _, _ in obs if o.kind in ("card_rest", "reveal")}
+    assert got[("card_rest", "G7")].from_zone == "waste:1" and got[("card_rest", "G7")].seat == 1
+    assert got[("reveal", "R2")].zone == "waste:1"

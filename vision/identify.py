@@ -724,8 +724,8 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
     Hypotheses from blobs of overlapping cards are read quickly first; the best read go first,
     the ones that repeat a card already kept are dropped, and only the promising ones that are
     not yet sure get the slower search of their exact pose. known: outlines (image corners) of
-    cards the caller has read already (a tracker's reads at the layout's spots): hypotheses
-    centred on them are not read again.
+    cards (or other things) the caller knows already, such as a tracker's reads at the
+    layout's spots and the table's markers: hypotheses lying mostly on them are not read.
     """
     cands = find_candidates(image, card_px)
     out: list[Detection] = []

@@ -364,7 +364,7 @@ class Tracker:
                 sl, m = self._foot_small(np.asarray(d.corners, np.float64))
                 since = int(np.count_nonzero((self._last_change[sl] > a.k) & m))
                 if self._sure(d) and since <= HAND_OVER_READ * int(np.count_nonzero(m)):
-                    out.extend(self._arrive_beside_arms(frame, small, d, near))
+                    out.extend(self._arrive_beside_arms(frame, small, k, d, near))
         still = cv2.morphologyEx((busy & ~near).astype(np.uint8), cv2.MORPH_OPEN, self._k3)
         n, lab, st, _ = cv2.connectedComponentsWithStats(still, connectivity=4)
         card = CARD_W_MM * CARD_H_MM * (self._px_mm * self.f) ** 2
@@ -387,7 +387,7 @@ class Tracker:
                 if self._share_over(np.asarray(d.corners, np.float64), recent) > HAND_ON_CARD:
                     self._still_tried[key] = k + 1  # a hand on it: look again soon
                     continue
-                out.extend(self._arrive_beside_arms(frame, small, d, near))
+                out.extend(self._arrive_beside_arms(frame, small, k, d, near))
         if len(self._still_tried) > 400:
             self._still_tried = {kk: v for kk, v in self._still_tried.items() if kk[4] > k - 100}
         return out
@@ -396,11 +396,11 @@ class Tracker:
     def _sure(d: Detection) -> bool:
         return d.confidence >= SURE and not (d.code == UNKNOWN and d.face_up)
 
-    def _arrive_beside_arms(self, frame: Frame, small: np.ndarray, d: Detection,
+    def _arrive_beside_arms(self, frame: Frame, small: np.ndarray, k: int, d: Detection,
                             near: np.ndarray) -> list[TableObservation]:
         """Report a card read at rest beside arms; take the part of it no arm is near into the
         reference (the rest is read again, and found known, once the arms have gone)."""
-        out = self._arrivals(frame, [d], self._n - 1)
+        out = self._arrivals(frame, [d], k)
         sl, m = self._foot_small(np.asarray(d.corners, np.float64))
         foot = np.zeros(near.shape, bool)
         foot[sl] = m
