@@ -694,13 +694,16 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
     return det, m
 
 
-def identify_region(image: np.ndarray, corners, deck: Deck, strict: bool = False) -> Detection:
+def identify_region(image: np.ndarray, corners, deck: Deck, strict: bool = False,
+                    quick: bool = False) -> Detection:
     """Read the one card whose quad is corners (4 points in image pixels, any start, any order).
 
     strict: the covered part of the quad counts against the fit, so that a card showing from
     under another (or under a hand) is not read surely; a tracker that wants only the card come
-    to rest on top asks for this."""
-    det, _ = _read_region(image, np.asarray(corners, dtype=np.float32).reshape(4, 2), deck, strict=strict)
+    to rest on top asks for this. quick: no slow search of the card's exact pose when the first
+    reads are unsure (for a caller that takes only a sure read)."""
+    det, _ = _read_region(image, np.asarray(corners, dtype=np.float32).reshape(4, 2), deck,
+                          search=not quick, strict=strict)
     return det
 
 

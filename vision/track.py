@@ -67,28 +67,33 @@ LEFT_MEMORY_S = 10.0  # a card that left a seat zone is matched with an arrival 
 SETTLE_S = 0.1  # a change must be still this long before it is read (2 frames at least)
 SURE = 0.9  # a read this sure settles a new card: its other outline hypotheses are not read
 HAND_ON_CARD = 0.15  # share of a card still read beside arms that moving things may cover
+STILL_RETRY_FRAMES = 6  # a still patch beside arms that read as no card is read again after
 HAND_OVER_READ = 0.5  # share of a card read surely while settling that an arm may cover now
 NOTHING_THERE = 0.3  # a read this unsure where a card was: no card shows there
 SQUARELY_UNDER = 0.8  # share of a card that the one on it covers: it would show were it there
 
 
-def _default_readers(deck) -> tuple[Callable, Callable]:
-    """identify_region and identify for this deck: the real recogniser, or the stand-in's."""
+def _default_readers(deck) -> tuple[Callable, Callable, Callable]:
+    """identify_region, identify and a quick identify_region (no slow pose search: for reads
+    only a sure answer counts from) for this deck: the real recogniser, or the stand-in's."""
     from vision import sim_standin
 
     def ident_all(img, d, known=None):
         return [sim_standin.identify_region(img, q, d) for q in sim_standin.find_cards(img)]
 
     if isinstance(deck, sim_standin.StandInDeck):
-        return sim_standin.identify_region, ident_all
+        return sim_standin.identify_region, ident_all, sim_standin.identify_region
     try:
         from vision.identify import identify, identify_region
     except ImportError:  # recogniser not there yet: the stand-in reader works for any deck
-        return sim_standin.identify_region, ident_all
+        return sim_standin.identify_region, ident_all, sim_standin.identify_region
 
     def read_on_top(img, q, d):  # a card come to rest on top: one showing from under another is not it
         return identify_region(img, q, d, strict=True)
-    return read_on_top, identify
+
+    def read_on_top_quick(img, q, d):
+        return identify_region(img, q, d, strict=True, quick=True)
+    return read_on_top, identify, read_on_top_quick
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -148,9 +153,10 @@ class Tracker:
             calibration = Calibration(np.asarray(calibration, np.float64), layout.table_w,
                                       layout.table_h, (0, 0))
         self.deck, self.layout, self.cal = deck, layout, calibration
-        ir, ia = _default_readers(deck)
+        ir, ia, iq = _default_readers(deck)
         self._read = identify_region or ir
         self._read_all = identify or ia
+        self._read_quick = identify_region or iq
         # frames a change must be still before it is read: SETTLE_S of the camera's frames
         # (worked out from the first two frames' times) unless given
         self.settle = settle or 3
@@ -192,7 +198,7 @@ class Tracker:
         self._unread: list[_Unread] = []
         self._queued: list[tuple] = []  # regions to read ahead when the caller has time
         self._feet: dict[bytes, tuple[tuple[slice, slice], np.ndarray]] = {}
-        self._still_tried: dict[tuple, int] = {}  # still patches beside arms: read again from k
+        self._still_tried: dict[tuple, int] = {}  # still patches beside arms: place -> next read
 
     # ------------------------------------------------------------------ geometry helpers
 
@@ -368,17 +374,25 @@ class Tracker:
         still = cv2.morphologyEx((busy & ~near).astype(np.uint8), cv2.MORPH_OPEN, self._k3)
         n, lab, st, _ = cv2.connectedComponentsWithStats(still, connectivity=4)
         card = CARD_W_MM * CARD_H_MM * (self._px_mm * self.f) ** 2
-        for i in range(1, n):
+        # the patch closest to a card's size first; one read a frame, and a place whose read
+        # found no card waits a few frames (the still inside of a moving sleeve looks like one)
+        order = sorted(range(1, n), key=lambda i: abs(st[i, cv2.CC_STAT_AREA] - card))
+        for i in order:
             if not 0.4 * card <= st[i, cv2.CC_STAT_AREA] <= 1.6 * card:
                 continue
             reg = lab == i
-            if (reg & self._outside).any():
+            if (reg & self._outside).any() or not self._card_shaped(reg, st[i]):
                 continue  # an arm's still part, not a card
-            key = (*(int(v) // 4 for v in st[i, :4]), int(self._last_change[reg].max()))
+            cx, cy = st[i, 0] + st[i, 2] // 2, st[i, 1] + st[i, 3] // 2
+            key = (int(cx) // 6, int(cy) // 6)
             if self._still_tried.get(key, -1) > k:
                 continue
-            self._still_tried[key] = 1 << 30  # read once, unless a hand was on it
-            dets, _shaped = self._new_reads(frame, reg, st[i], k)
+            changed = int(self._last_change[reg].max())
+            if any(kn.top and kn.rest_k >= changed - self.settle
+                   and self._share_over(kn.quad, reg) > 0.5 for kn in self.model):
+                continue  # the card reported there since it last changed
+            self._still_tried[key] = k + STILL_RETRY_FRAMES
+            dets, _shaped = self._new_reads(frame, reg, st[i], k, quick=True)
             if self.debug:
                 print("  still patch", st[i].tolist(), [(d.code, round(d.confidence, 2)) for d in dets])
             for d in dets:
@@ -388,9 +402,26 @@ class Tracker:
                     self._still_tried[key] = k + 1  # a hand on it: look again soon
                     continue
                 out.extend(self._arrive_beside_arms(frame, small, k, d, near))
+            break
         if len(self._still_tried) > 400:
-            self._still_tried = {kk: v for kk, v in self._still_tried.items() if kk[4] > k - 100}
+            self._still_tried = {kk: v for kk, v in self._still_tried.items() if v > k}
         return out
+
+    def _card_shaped(self, reg: np.ndarray, st) -> bool:
+        """Is this patch of the small picture about a card's rectangle on the table (most of
+        one: sides 0.6 to 1.25 of a card's, filling most of its box)?"""
+        x, y, w, h = (int(v) for v in st[:4])
+        sub = reg[y:y + h, x:x + w].astype(np.uint8)
+        cnts, _ = cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not cnts:
+            return False
+        pts = max(cnts, key=cv2.contourArea).reshape(-1, 2).astype(np.float64) + [x, y]
+        mm = self.cal.to_table(pts / self.f).astype(np.float32)
+        (_, _), (a, b), _ = cv2.minAreaRect(mm)
+        short, long_ = sorted((a, b))
+        area = cv2.contourArea(mm)
+        return (0.6 * CARD_W_MM <= short <= 1.25 * CARD_W_MM
+                and 0.6 * CARD_H_MM <= long_ <= 1.25 * CARD_H_MM and area >= 0.6 * a * b)
 
     @staticmethod
     def _sure(d: Detection) -> bool:
@@ -431,14 +462,17 @@ class Tracker:
                  for kn in self.model if self._needs_read(kn, reg, dets) == "read"}
         self._ahead.append(_Ahead(k, last, reg, dets, card_shaped, model))
 
-    def _new_reads(self, frame: Frame, reg: np.ndarray, st,
-                   k: int) -> tuple[list[Detection], bool]:
+    def _new_reads(self, frame: Frame, reg: np.ndarray, st, k: int,
+                   quick: bool = False) -> tuple[list[Detection], bool]:
         """The surest read of each new card in a changed region, and whether the change had
-        a card's shape at all."""
+        a card's shape at all. quick: reads that count only when sure (no slow pose search)."""
         new_quads = self._card_quads(frame, reg, st)
+        if quick:
+            new_quads = new_quads[:3]  # the patch is one card at most: its first outlines
         dets: list[Detection] = []
         for g in range(0, len(new_quads), 3):  # diff box, edge fit, edge fit turned
-            best = self._best_of(frame.image, new_quads[g + 1:g + 3] + new_quads[g:g + 1], k)
+            best = self._best_of(frame.image, new_quads[g + 1:g + 3] + new_quads[g:g + 1], k,
+                                 quick)
             if best is not None:
                 dets.append(best)
         return self._one_per_place(dets), bool(new_quads)
@@ -1150,12 +1184,14 @@ class Tracker:
         below = [o for o in self.model if o is not kn and self._overlap(o.quad, kn.quad) > 0.2]
         return not any(o.code == read.code and o.face_up == read.face_up for o in below)
 
-    def _best_of(self, img: np.ndarray, outlines: list[np.ndarray], k: int) -> Detection | None:
+    def _best_of(self, img: np.ndarray, outlines: list[np.ndarray], k: int,
+                 quick: bool = False) -> Detection | None:
         """The surest read of one card among its outline hypotheses."""
         best: Detection | None = None
+        read = self._read_quick if quick else self._read
         for q in outlines:
             self.stats["reads"] += 1
-            d = self._read(img, q, self.deck)
+            d = read(img, q, self.deck)
             if self.debug:
                 print("read", k, d.code, d.face_up, round(d.confidence, 3), q.round(1).tolist())
             if d.code == UNKNOWN and (d.back is None or d.face_up):
