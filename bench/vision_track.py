@@ -4,8 +4,8 @@
 
 For every truth event (card_rest, reveal, take_back) the tracker's observation of the same kind
 and card is looked up: found (right card, place within 40 mm or the same zone, reported within
-2 s of the truth), seat right, time within one frame (|dt| <= 1/fps + 1 ms). Also: false observations (reported, not in the truth)
-and duplicates.
+2 s of the truth), seat right, time within one frame (|dt| <= 1/fps + 1 ms). Also: false
+observations (reported, not in the truth) and duplicates.
 """
 
 from __future__ import annotations
