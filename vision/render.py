@@ -338,6 +338,15 @@ def _rounded_mask(w: int, h: int, px_per_mm: float) -> np.ndarray:
 # --------------------------------------------------------------------------- renderer
 
 
+def _lies_still(cp: CardPose) -> bool:
+    return cp.lift_mm == 0 and cp.vx == 0 and cp.vy == 0
+
+
+def _still_signature(cp: CardPose) -> tuple:
+    """All that decides how a card lying still is drawn."""
+    return (id(cp.deck), cp.code, cp.x_mm, cp.y_mm, cp.angle_deg, cp.face_up, cp.back, cp.z)
+
+
 class Renderer:
     """Renders frames of one scene: a camera, a look and a table size; caches what is static."""
 
@@ -401,6 +410,8 @@ class Renderer:
         self.background = cv2.warpPerspective(tex, self.h_table @ t, self.size,
                                               flags=cv2.INTER_LINEAR,
                                               borderMode=cv2.BORDER_CONSTANT, borderValue=floor)
+        # (signature of the still cards, frame, shadow, labels, their quads) after drawing them
+        self._still_layer: tuple | None = None
 
     @staticmethod
     def _to_gain(light: np.ndarray) -> np.ndarray:
@@ -454,14 +465,29 @@ class Renderer:
         Wonky's blocks (vision.blocks.BlockPose), drawn over the cards and under the hands."""
         W, H = self.size
         look = self.look
-        frame = self.background.copy()
         order = sorted(range(len(cards)), key=lambda i: cards[i].z)  # stable: ties keep order
         sw, sh = W // self.SHADOW_SCALE, H // self.SHADOW_SCALE
-        shadow = np.zeros((sh, sw), np.uint8) if look.shadow > 0 else None
-        labels = np.zeros((sh, sw), np.int16)
+        # the cards lying still under every moving one look as they did the frame before: their
+        # drawing is kept and drawn again only when one of them changes
+        still = 0
+        while still < len(order) and _lies_still(cards[order[still]]):
+            still += 1
+        sig = tuple(_still_signature(cards[i]) for i in order[:still])
         quads: dict[int, np.ndarray] = {}
-        areas: dict[int, int] = {}
+        if self._still_layer is not None and self._still_layer[0] == sig:
+            _, frame, shadow, labels, kept = self._still_layer
+            frame, labels = frame.copy(), labels.copy()
+            shadow = shadow.copy() if shadow is not None else None
+            quads.update({order[n]: q for n, q in enumerate(kept)})
+            first = still
+        else:
+            frame = self.background.copy()
+            shadow = np.zeros((sh, sw), np.uint8) if look.shadow > 0 else None
+            labels = np.zeros((sh, sw), np.int16)
+            first = 0
         for n, i in enumerate(order, start=1):
+            if n <= first:
+                continue
             cp = cards[i]
             q = self.project(cp.corners_mm(), cp.lift_mm)
             quads[i] = q
@@ -473,10 +499,10 @@ class Renderer:
                 cv2.fillConvexPoly(shadow, qs, 255 if cp.lift_mm > 2 else 200, cv2.LINE_AA, 4)
                 cv2.fillConvexPoly(shadow, ql, 0, cv2.LINE_8, 4)
             cv2.fillConvexPoly(labels, ql, n, cv2.LINE_8, 4)
-            tmp = np.zeros((sh, sw), np.uint8)
-            areas[i] = 0
             self._draw_card(frame, cp, q)
-            del tmp
+            if n == still:
+                self._still_layer = (sig, frame.copy(), None if shadow is None else shadow.copy(),
+                                     labels.copy(), [quads[j] for j in order[:still]])
         if blocks:
             self._draw_blocks(frame, blocks, shadow)
         hands_px = []
