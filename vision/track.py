@@ -341,7 +341,6 @@ class Tracker:
                         self._queued.append((frame, reg, stats[i], k, last))
                     continue  # not readable a moment ago: wait before reading it again
                 out.extend(self._process(frame, small, reg, stats[i], k))
-            blocked.discard(0)
             if blocked:
                 out.extend(self._rest_beside_arms(frame, small, k, np.isin(labels, list(blocked))))
         self._ahead = [a for a in self._ahead if a.k > k - 4 * self.settle]
@@ -508,8 +507,7 @@ class Tracker:
 
     def _same_place(self, d: Detection, kn: _Known) -> bool:
         return (d.code == kn.code and d.face_up == kn.face_up
-                and bool(np.linalg.norm(self.cal.to_table(np.array(d.corners)).mean(axis=0)
-                                        - [kn.x, kn.y]) < 25))
+                and bool(np.linalg.norm(self._centre_mm(d) - [kn.x, kn.y]) < 25))
 
     def _try_start(self, frame: Frame, small: np.ndarray, moving: bool) -> list[TableObservation]:
         self._still = 0 if moving else self._still + 1
@@ -523,20 +521,24 @@ class Tracker:
             return []
         # the layout's spots first (quick, and sure where cards lie close in rows), then the
         # rest of the picture, leaving out the cards read at the spots
-        spots = [d for d in self._spot_reads(frame.image, []) if d.confidence >= SURE]
+        at_spots = self._spot_reads(frame.image)
+        spots = [d for d in at_spots if d.confidence >= SURE]
         dets = self._read_all(frame.image, self.deck,
                               known=[np.asarray(d.corners, np.float32) for d in spots]
                               + self._marker_quads())
         cards = []
         dets = [self._reread(frame.image, d) if d.code == UNKNOWN or d.confidence < self.min_conf
                 else d for d in dets]
-        more = spots + self._spot_reads(frame.image, dets + spots)
+        # an unsure spot read counts where the whole picture read nothing sure
+        sure = [self._centre_mm(d) for d in dets + spots
+                if (d.code != UNKNOWN or not d.face_up) and d.confidence >= SURE]
+        more = spots + [d for d in at_spots if d.confidence < SURE and all(
+            math.hypot(*(self._centre_mm(d) - c)) >= 30 for c in sure)]
         if more:  # a spot read replaces an unread or less sure detection there
-            at = [(self.cal.to_table(np.asarray(d.corners, np.float64)).mean(axis=0), d)
-                  for d in more]
+            at = [(self._centre_mm(d), d) for d in more]
 
             def replaced(d: Detection) -> bool:
-                c = self.cal.to_table(np.asarray(d.corners, np.float64)).mean(axis=0)
+                c = self._centre_mm(d)
                 return any(math.hypot(*(c - cm)) <= 30 and (
                     (d.code == UNKNOWN and d.face_up) or d.confidence <= m.confidence)
                     for cm, m in at)
@@ -586,11 +588,14 @@ class Tracker:
                 break  # (a sure back is checked on the other outlines too)
         return best
 
-    def _spot_reads(self, image: np.ndarray, dets: list[Detection]) -> list[Detection]:
-        """Cards at the layout's spots that the whole-picture reader missed or read unsurely
-        (a card's outline found turned can read as a back of its colour)."""
-        have = [self.cal.to_table(np.asarray(d.corners, np.float64).reshape(4, 2)).mean(axis=0)
-                for d in dets if (d.code != UNKNOWN or not d.face_up) and d.confidence >= SURE]
+    def _centre_mm(self, d: Detection) -> np.ndarray:
+        return self.cal.to_table(np.asarray(d.corners, np.float64).reshape(4, 2)).mean(axis=0)
+
+    def _spot_reads(self, image: np.ndarray) -> list[Detection]:
+        """The cards at the layout's spots, each read on its own (where cards lie close in rows
+        the whole-picture reader may miss them; a card's outline found turned can read as a
+        back of its colour)."""
+        have: list[np.ndarray] = []
         out: list[Detection] = []
         for box in self.layout.spots.values():
             if any(math.hypot(c[0] - box.cx, c[1] - box.cy) < 30 for c in have):
@@ -599,7 +604,7 @@ class Tracker:
             d = self._reread(image, Detection(UNKNOWN, tuple(map(tuple, q)), 0.0))
             if (d.code != UNKNOWN or not d.face_up) and d.confidence >= self.min_conf:
                 out.append(d)
-                have.append(self.cal.to_table(np.asarray(d.corners, np.float64)).mean(axis=0))
+                have.append(self._centre_mm(d))
         return out
 
     def _arm_entries(self, labels: np.ndarray, arm_ids: np.ndarray,
@@ -1235,11 +1240,7 @@ class Tracker:
 
     def _changed_at(self, quad: np.ndarray, share: float = 0.3) -> bool:
         """Does the table differ from its reference picture over this share of the card?"""
-        if self._fg_now is None:
-            return True
-        sl, m = self._foot_small(quad)
-        n = int(np.count_nonzero(m))
-        return n == 0 or int(np.count_nonzero(self._fg_now[sl] & m)) >= share * n
+        return self._fg_now is None or self._share_over(quad, self._fg_now) >= share
 
     def _overlap(self, a: np.ndarray, b: np.ndarray) -> float:
         """Fraction of quad a (image px) that quad b covers, measured on a small mask."""
