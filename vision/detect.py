@@ -9,10 +9,12 @@ contours of that mask are turned into card quads:
 - a blob that is one clean quadrilateral of about card proportions is one card; its outline is
   sharpened on the full-resolution edges (fit_edges, which may also grow it to the white margin);
 - any other blob (overlapping cards, a pile, a fan, a card under a hand) is searched for
-  card-sized rectangles whose outline shows (the top card of a pile shows all of it): at the
-  blob's dominant edge directions on a grid of centres, plus rectangles laid along its
+  card-sized rectangles whose outline shows (the top card of a pile shows all of it): on a grid
+  of centres, at the dominant edge directions around each, plus rectangles laid along its
   right-angled corners, each sharpened by fit_edges. identify() keeps the ones that read well
-  (see vision/identify.py).
+  (see vision/identify.py);
+- a clean quad clearly smaller than the cards near it is part of a card (the rest under an arm,
+  or a dark field melting into a dark cloth): card-sized rectangles around it are hypotheses.
 
 Corners are returned in full-image pixels, clockwise (image y down), starting anywhere.
 """
@@ -280,14 +282,17 @@ _NU = np.array([0, 0, -1, 1], np.float32)[None, :, None]
 _NV = np.array([-1, 1, 0, 0], np.float32)[None, :, None]
 
 
-def _edge_scores(em: EdgeMap, c: np.ndarray, th: np.ndarray, hw: np.ndarray, hh: np.ndarray) -> np.ndarray:
+def _edge_scores(em: EdgeMap, c: np.ndarray, th: np.ndarray, hw: np.ndarray, hh: np.ndarray,
+                 sides: int = 3) -> np.ndarray:
     """Edge support of card rectangles (centres c (m, 2), angles th, half sizes hw, hh (m,)).
 
     Per side: the median, along the side, of the brightness drop going outwards (the paper is
     brighter than what lies around it: cloth, or the shadow on a card below; the edge of a colour
     field inside the white margin falls the other way and is not taken for the outline). The
     score is the mean of the three strongest sides (one side of a pile's top card may lie on the
-    white margin of the card below)."""
+    white margin of the card below), or of all four for a card lying alone (sides=4), where
+    three sides on the card's inner frame or print and the fourth on nothing could outscore
+    its outline."""
     ux = np.cos(th).astype(np.float32)[:, None, None]
     uy = np.sin(th).astype(np.float32)[:, None, None]
     au = _AU * hw.astype(np.float32)[:, None, None]
@@ -303,14 +308,14 @@ def _edge_scores(em: EdgeMap, c: np.ndarray, th: np.ndarray, hw: np.ndarray, hh:
     g.sort(axis=2)
     med = 0.5 * (g[:, :, 6] + g[:, :, 7])
     med.sort(axis=1)
-    return med[:, 1:].mean(axis=1)
+    return med[:, 4 - sides:].mean(axis=1)
 
 
 def fit_edges(em: EdgeMap, quad: np.ndarray, max_shift: float = 0.1, max_turn: float = 8.0,
-              rounds: int = 3, grow: bool = False) -> tuple[np.ndarray, float]:
+              rounds: int = 3, grow: bool = False, sides: int = 3) -> tuple[np.ndarray, float]:
     """Move a card quad (clockwise, any start) to the rectangle whose outline best follows the
     image's edges nearby: coordinate search over angle, position and size. Returns the quad
-    (clockwise, same start) and its edge score (grey levels per pixel)."""
+    (clockwise, same start) and its edge score (grey levels per pixel; sides: see _edge_scores)."""
     q = np.asarray(quad, np.float32).reshape(4, 2)
     c = q.mean(axis=0)
     e_u = (q[1] - q[0]) + (q[2] - q[3])
@@ -320,16 +325,23 @@ def fit_edges(em: EdgeMap, quad: np.ndarray, max_shift: float = 0.1, max_turn: f
     th = float(np.arctan2(e_u[1], e_u[0]))
     if hw < 3 or hh < 3:
         return q, 0.0
-    # parameters: centre, angle, scale and a small change of aspect (cards keep their shape;
-    # perspective changes it a little)
-    p = np.array([c[0], c[1], th, 1.0, 1.0], np.float64)
+    # parameters: the centre's shift along the card's own axes (each moves one pair of sides
+    # only, so the search is separable where image x and y would move all four sides at once),
+    # angle, scale and a small change of aspect (cards keep their shape; perspective changes it
+    # a little)
+    p = np.array([0.0, 0.0, th, 1.0, 1.0], np.float64)
+    ax_u = np.array([np.cos(th), np.sin(th)])
+    ax_v = np.array([-np.sin(th), np.cos(th)])
     hw0, hh0 = hw, hh
     long_ = max(hw, hh) * 2
     steps = [long_ * max_shift / 3, long_ * max_shift / 3, np.radians(max_turn) / 3, 0.035, 0.015]
 
+    def centre(cand: np.ndarray) -> np.ndarray:
+        return c[None].astype(np.float64) + cand[:, :1] * ax_u + cand[:, 1:2] * ax_v
+
     def score(cand: np.ndarray) -> np.ndarray:
-        return _edge_scores(em, cand[:, :2], cand[:, 2], hw0 * cand[:, 3] * cand[:, 4],
-                            hh0 * cand[:, 3] / cand[:, 4])
+        return _edge_scores(em, centre(cand), cand[:, 2], hw0 * cand[:, 3] * cand[:, 4],
+                            hh0 * cand[:, 3] / cand[:, 4], sides)
 
     best = float(score(p[None])[0])
     if grow:  # the outline found may be the colour field's or a part of the card: try larger
@@ -350,8 +362,8 @@ def fit_edges(em: EdgeMap, quad: np.ndarray, max_shift: float = 0.1, max_turn: f
             j = int(np.argmax(sc))
             if sc[j] > best:
                 best, p = float(sc[j]), cand[j]
-    p = np.array([p[0], p[1], p[2], hw0 * p[3] * p[4], hh0 * p[3] / p[4]])
-    cx, cy, th, hw, hh = p
+    cx, cy = centre(p[None])[0]
+    th, hw, hh = p[2], hw0 * p[3] * p[4], hh0 * p[3] / p[4]
     u = np.array([np.cos(th), np.sin(th)]) * hw
     v = np.array([-np.sin(th), np.cos(th)]) * hh
     c = np.array([cx, cy])
@@ -540,6 +552,11 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
         singles, sizes = keep_s, keep_z
     out = []
     skews: list[float] = []  # how far the clean single cards are from rectangles (perspective)
+    ref_long = 0.0  # a card's long side (working pixels), where the scale is known or seen
+    if card_px:
+        ref_long = card_px * f
+    elif len(sizes) >= 3:
+        ref_long = float(np.median(np.array(sizes)[:, 1]))
     for i, (q, k) in enumerate(singles):
         fq = q / f
         if refine:
@@ -547,11 +564,27 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
             skews.append(_skew(fq))
             em = EdgeMap.around(image, fq, 0.45)
             if skews[-1] < MAX_SKEW_DEG:  # fit_edges fits rectangles: not a card seen in perspective
-                fq, _ = fit_edges(em, fq, grow=True)
+                fq, _ = fit_edges(em, fq, grow=True, sides=4)
             fq = order_clockwise(fq)
             d = np.linalg.norm(fq - np.roll(fq, -1, axis=0), axis=1)
             sizes[i] = (float(min(d[0] + d[2], d[1] + d[3]) / 2 * f), float(max(d[0] + d[2], d[1] + d[3]) / 2 * f))
         out.append(Candidate(fq, True, k))
+    if refine and ref_long > 0:  # a clean quad smaller than a card: the part of one that shows
+        # from under an arm, or beside a dark field melting into a dark cloth (the nearest other
+        # cards tell a card's size here)
+        lens_all = np.array([z[1] for z in sizes])
+        cs_all = np.array([c.corners.mean(axis=0) for c in out])
+        n_single = len(out)
+        for i, c in enumerate(out[:n_single]):
+            others = np.flatnonzero(np.arange(n_single) != i)
+            local = _local_long(lens_all[others], cs_all[others], cs_all[i]) if len(others) else ref_long
+            if sizes[i][1] >= PART_OF_CARD * local:
+                continue
+            out[i] = Candidate(c.corners, False, c.blob)  # its own outline is no card's: a hypothesis
+            em = EdgeMap.around(image, c.corners, 1.2)
+            for hq in _whole_card_around(c.corners, local / f):
+                hq, _ = fit_edges(em, hq, max_shift=0.08, rounds=2)
+                out.append(Candidate(order_clockwise(hq), False, c.blob))
     if merged:
         if card_px:
             long_ = card_px * f
@@ -565,8 +598,7 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
             l_ = long_
             if len(lens) >= 3 and not card_px:  # perspective: the nearest cards tell the local size
                 (mx, my), _, _ = cv2.minAreaRect(cnt)
-                near = np.argsort(np.linalg.norm(centres - [mx, my], axis=1))[:3]
-                l_ = float(np.median(lens[near]))
+                l_ = _local_long(lens, centres, np.array([mx, my]))
             scales: tuple[float, ...] = (1.0,)
             if l_ <= 0:  # no scale known: the blob's narrower extent bounds the card's width
                 (_, _), (rw, rh), _ = cv2.minAreaRect(cnt)
@@ -598,29 +630,62 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
     return out
 
 
+def _local_long(lens: np.ndarray, centres: np.ndarray, at: np.ndarray) -> float:
+    """A card's long side near a point, from the clean single cards nearest it (perspective
+    changes it across the table): the upper quartile of the nearest four, since a card whose
+    dark field melts into the cloth shows as a smaller quad, never a larger one."""
+    near = np.argsort(np.linalg.norm(centres - at, axis=1))[:4]
+    return float(np.percentile(lens[near], 75))
+
+
+PART_OF_CARD = 0.8  # a clean quad whose long side is shorter than this share of a card's is part of one
+
+
+def _whole_card_around(quad: np.ndarray, long_px: float) -> list[np.ndarray]:
+    """Card-sized rectangles, in both turns, that contain the quad (a visible part of a card)
+    flush with two of its sides: where the rest of the card lies is unknown, so every corner."""
+    q = order_clockwise(quad)
+    u, v = q[1] - q[0], q[3] - q[0]
+    lu, lv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+    if lu < 1 or lv < 1:
+        return []
+    u, v = u / lu, v / lv
+    out = []
+    for cu, cv in ((long_px * ASPECT, long_px), (long_px, long_px * ASPECT)):
+        eu, ev = max(cu - lu, 0.0), max(cv - lv, 0.0)  # the extension each way
+        if eu < 0.15 * cu and ev < 0.15 * cv:
+            continue
+        for su in ((0.0, eu) if eu >= 0.15 * cu else (eu / 2,)):
+            for sv in ((0.0, ev) if ev >= 0.15 * cv else (ev / 2,)):
+                o = q[0] - su * u - sv * v
+                out.append(np.array([o, o + cu * u, o + cu * u + cv * v, o + cv * v], np.float32))
+    return out
+
+
+def _directions(ang: np.ndarray, mag: np.ndarray, strong: np.ndarray, most: int = 4) -> list[float]:
+    """The dominant directions (radians, mod 90 degrees) of the strong edges in a window."""
+    if not strong.any():
+        return []
+    hist, _ = np.histogram(ang[strong], bins=45, range=(0, np.pi / 2), weights=mag[strong])
+    hist = hist + np.roll(hist, 1) + np.roll(hist, -1)
+    peaks = [int(i) for i in np.argsort(-hist)[:12]
+             if hist[i] >= 0.2 * hist.max() and hist[i] >= hist[i - 1] and hist[i] >= hist[(i + 1) % 45]]
+    return [(i + 0.5) * (np.pi / 2) / 45 for i in peaks[:most]]
+
+
 def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
                 f: float) -> list[np.ndarray]:
     """Card rectangles in a blob of several overlapping cards (a pile, a fan, a card under a hand).
 
     The top card of a pile shows its whole outline: search the blob for card-sized rectangles
-    (at the blob's dominant edge directions, on a grid of centres inside it) with edges along all
-    four sides, best first, then sharpen each with fit_edges and fit_sides. Returns full-image
-    quads, those with more of their outline showing first, duplicates dropped."""
+    (on a grid of centres inside it, at the dominant edge directions around each) with edges
+    along all four sides, best first, then sharpen each with fit_edges and fit_sides. Returns
+    full-image quads, those with more of their outline showing first, duplicates dropped."""
     x, y, bw, bh = cv2.boundingRect(cnt)
     pad = int(0.25 * long_px * f) + 3
     box = (int((x - pad) / f), int((y - pad) / f), int((x + bw + pad) / f), int((y + bh + pad) / f))
     em = EdgeMap(image, box)
     hw, hh = long_px * ASPECT / 2, long_px / 2
-    # dominant directions of the edges in the blob (mod 90 degrees)
-    mag = np.hypot(em.gx, em.gy)
-    ang = np.mod(np.arctan2(em.gy, em.gx), np.pi / 2)
-    strong = mag > np.percentile(mag, 80)
-    hist, _ = np.histogram(ang[strong], bins=45, range=(0, np.pi / 2), weights=mag[strong])
-    hist = hist + np.roll(hist, 1) + np.roll(hist, -1)
-    n_cards = cv2.contourArea(cnt) / (f * f * hw * hh * 4)
-    peaks = [int(i) for i in np.argsort(-hist)[:12]
-             if hist[i] >= 0.2 * hist.max() and hist[i] >= hist[i - 1] and hist[i] >= hist[(i + 1) % 45]]
-    thetas = [(i + 0.5) * (np.pi / 2) / 45 for i in peaks[:int(min(8, 3 + n_cards))]]
     # centres: a grid over the blob (in full-image pixels), inside the blob
     step = max(2.0, 0.09 * long_px)
     xs = np.arange(x / f, (x + bw) / f, step)
@@ -635,10 +700,28 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
     pts = pts[depth[iy, ix] > 0.12 * long_px * f]
     if len(pts) > 600:  # a very large blob (glare, a table edge): a sparser grid
         pts = pts[:: int(np.ceil(len(pts) / 600))]
-    if len(pts) == 0 or not thetas:
+    if len(pts) == 0:
         return []
-    cands = np.array([(px, py, th + extra) for th in thetas for extra in (0.0, np.pi / 2) for px, py in pts],
-                     np.float64)
+    # the directions to try at each centre: the dominant directions of the edges (mod 90
+    # degrees) around it, within a window a card and a half wide: a blob of several piles (joined
+    # by an arm) has cards at many angles, and one card's edges are a minority of the whole
+    mag = np.hypot(em.gx, em.gy)
+    ang = np.mod(np.arctan2(em.gy, em.gx), np.pi / 2)
+    strong = mag > np.percentile(mag, 80)
+    cands_l: list[tuple[float, float, float]] = []
+    win = 1.5 * long_px
+    cells = np.floor((pts - np.array([x / f, y / f], np.float32)) / long_px).astype(int)
+    for cell in np.unique(cells, axis=0):
+        sel = np.all(cells == cell, axis=1)
+        cx0 = x / f + (cell[0] + 0.5) * long_px - em.off[0]
+        cy0 = y / f + (cell[1] + 0.5) * long_px - em.off[1]
+        r0, r1 = int(max(cy0 - win / 2, 0)), int(min(cy0 + win / 2, em.h))
+        c0, c1 = int(max(cx0 - win / 2, 0)), int(min(cx0 + win / 2, em.w))
+        for th in _directions(ang[r0:r1, c0:c1], mag[r0:r1, c0:c1], strong[r0:r1, c0:c1]):
+            cands_l += [(px, py, th + extra) for extra in (0.0, np.pi / 2) for px, py in pts[sel]]
+    if not cands_l:
+        return []
+    cands = np.array(cands_l, np.float64)
     sc = _edge_scores(em, cands[:, :2], cands[:, 2], np.full(len(cands), hw), np.full(len(cands), hh))
     order = np.argsort(-sc)
     n_max = int(cv2.contourArea(cnt) / (f * f * hw * hh * 4) * 1.5) + 2
