@@ -242,3 +242,44 @@ def test_a_card_half_under_an_arm_is_read_and_a_strict_read_is_less_sure(deck_na
     assert relaxed.code == code and relaxed.confidence >= 0.5 and relaxed.covered > 0.1
     assert strict.confidence < relaxed.confidence
     assert strict.code in (code, UNKNOWN)
+
+
+def test_a_quad_two_pixels_off_is_moved_onto_the_card_before_it_is_read() -> None:
+    """A small card (76 px long) read on a quad two canonical pixels off: in a shifted picture
+    a 13 can pass for an 11, so the quad is first moved to where the card's frame fits."""
+    from vision.decks.compose import Composer, card_quad
+    from vision.identify import RH, _aligned, templates
+
+    deck = get_deck("wackee-six")
+    t = templates(deck)
+    moved = []
+    for k, (dx, dy) in enumerate(((2, 0), (0, 2), (-2, 0), (0, -2), (2, -2), (-1, 2))):
+        comp = Composer(300, 300, cloth=(60, 40, 30), rng=np.random.default_rng(k))
+        truth = card_quad(150, 150, 25.0 + 40 * k, 76)
+        comp.add_card(deck, "Y13", truth)
+        img = comp.finish(blur=1.0, noise=2.0).image
+        u = (truth[1] - truth[0]) / np.linalg.norm(truth[1] - truth[0])
+        v = (truth[3] - truth[0]) / np.linalg.norm(truth[3] - truth[0])
+        q = (truth + 76 / RH * (dx * u + dy * v)).astype(np.float32)
+        aq, _, _ = _aligned(img, q, t)
+        before, after = float(np.abs(q - truth).max()), float(np.abs(aq - truth).max())
+        assert after < before
+        moved.append(after)
+        assert identify_region(img, q, deck).code == "Y13"
+    assert sum(m <= 0.5 for m in moved) >= 5, np.round(moved, 2)
+
+
+def test_two_reads_naming_two_cards_the_better_fit_stands_less_sure() -> None:
+    from vision.identify import _either, _Match
+
+    q1, q2 = np.zeros((4, 2), np.float32), np.ones((4, 2), np.float32)
+    good = _Match("Y13", None, 0, 0.9, 0.0, 0.004)
+    rival = _Match("Y11", None, 0, 0.6, 0.0, 0.006)
+    far_worse = _Match("Y11", None, 0, 1.0, 0.0, 0.02)
+    same = _Match("Y13", None, 0, 1.0, 0.0, 0.005)
+    q, m = _either((q1, good), (q2, rival))  # comparable fits: the better stands, less sure
+    assert m.code == "Y13" and q is q1 and abs(m.confidence - 0.9 * 0.4) < 1e-9
+    _, m = _either((q2, far_worse), (q1, good))  # a read fitting five times worse is no evidence
+    assert m.code == "Y13" and m.confidence == 0.9
+    q, m = _either((q1, good), (q2, same))  # the same card: the surer read
+    assert q is q2 and m.confidence == 1.0

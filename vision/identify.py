@@ -23,11 +23,14 @@ card shows, except in a strict read (a hypothesis from a blob of cards, or a tra
 only the card on top), where the covered cells count against it. Below MIN_CONFIDENCE the card
 is reported as UNKNOWN, never guessed.
 
-The quad is read as given and as sharpened on the image's edges (detect.fit_edges); where the
-two read as different cards, an edge pulled one off the card, and the better fit stands with
-its confidence cut. A read that is not sure is retried with the quad grown by the white margin
-(on a pale cloth the outline found may be the colour field's) and then with a small search of
-the pose scored by the likeliest templates.
+The quad is read as given and as sharpened on the image's edges (detect.fit_edges), each first
+moved by up to two canonical pixels to where the likeliest template, as fitted, matches best (a
+quad two pixels off reads a shifted picture, in which a 13 can pass for an 11). Where two reads
+name different cards, an edge pulled one off the card, and the better fit stands with its
+confidence cut (unless the other fits far worse). A read that is not sure is retried with the
+quad grown by the white margin (on a pale cloth the outline found may be the colour field's)
+and then with a small search of the pose scored by the likeliest templates. A standard deck's
+quads are not moved (see _aligned).
 
 For the built-in "standard" deck (and decks enrolled with standard codes), every face is also
 read by its corner index (vision/decks/index_reader.py); a sure index read decides.
@@ -61,6 +64,7 @@ MIN_CONFIDENCE = 0.5
 STRUCTURE_MIN = 0.1  # share of the picture's variation the template must explain
 INDEX_SURE = 0.95  # an index read this sure (rank and suit confirmed by the pips) decides
 STRUCTURE_INDEX = 0.3  # a less sure index read decides only where the templates see a card
+COVERED_INDEX = 0.4  # ... and see it over more than this share of the quad (not a quad off the card)
 COVER_TAU = 0.05  # mean squared residual (0..1 scale) above which a cell counts as covered
 GAIN_SPREAD = (0.85, 1.18)  # allowed white-balance error per channel, relative to the mean gain
 ROBUST_ROUNDS = 2  # fits on the cells the previous fit explained
@@ -362,8 +366,8 @@ MARGIN_BLUR = 0.9  # extra blur (canonical px) of the picture when two cards are
 MARGIN_SIGMAS = (0.0, 0.9, 1.8)  # extra blur of the templates tried, to match the picture's
 
 
-def _match(pic: np.ndarray, t: _Templates, strict: bool = False) -> _Match:
-    return _decide(_normalise(pic), t, strict)
+def _match(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple | None = None) -> _Match:
+    return _decide(_normalise(pic), t, strict, fitted)
 
 
 def _read_pic(image: np.ndarray, q: np.ndarray, t: _Templates, strict: bool = False) -> _Match:
@@ -426,7 +430,7 @@ def _quick_best(pic: np.ndarray, t: _Templates) -> tuple[str, str | None]:
     return code, back
 
 
-def _decide(pic: np.ndarray, t: _Templates, strict: bool = False) -> _Match:
+def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple | None = None) -> _Match:
     """The best template for the normalised picture and how sure that is (see the module
     docstring). The best card is compared with its rivals on a softer picture and the soft
     templates: a quad a pixel or two off then costs both alike. Where part of the card is
@@ -434,10 +438,11 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False) -> _Match:
 
     strict: a hypothesis of where a card may be (from a blob of overlapping cards) rather than
     a card's known outline; its covered cells count against how well it fits, since a quad
-    across two cards also leaves part of itself unexplained."""
+    across two cards also leaves part of itself unexplained. fitted: _scores of this picture,
+    where the caller has them already."""
     perm = _perm()
     x = pic.reshape(-1)[perm]
-    score, res, a, b = _scores(x, t)
+    score, res, a, b = fitted if fitted is not None else _scores(x, t)
     ncell = GRID[0] * GRID[1]
     ppc = x.size // (ncell * 3)
     keep = None
@@ -612,6 +617,69 @@ def _pose_search(image: np.ndarray, q: np.ndarray, t: _Templates, n_codes: int =
     return _moved(q, *p)
 
 
+ALIGN_PX = 2  # a quad is read at the shift, up to this many canonical pixels each way, that fits best
+ALIGN_STRUCTURE = 0.5  # ... of a template that explains at least this share of the picture's variation
+
+
+def _aligned(image: np.ndarray, q: np.ndarray, t: _Templates, align: bool = True
+             ) -> tuple[np.ndarray, np.ndarray, tuple | None]:
+    """The quad moved along its own axes by the whole canonical pixels (up to ALIGN_PX each way)
+    at which the likeliest template, as fitted, matches the picture best, and its picture. A
+    quad a pixel or two off (a tracker's box, jitter, an outline pulled by a neighbour's edge)
+    otherwise reads a shifted picture, in which one digit can pass for another (13 for 11)
+    surely: the margins allow a one-pixel move only. The card's frame (margin, fields, index
+    corners) sets the shift, so that the likeliest template serves even where it is the wrong
+    card. Searched across, then down (each moves one pair of sides), on the cells the template
+    explains, in one picture rectified with a border. The third value: the picture's _scores
+    when it is the quad's own (not moved). align=False: the quad as given (a standard deck,
+    printed in many designs: our renders of it would lead the quad off a real card, and its
+    corner index is read on the quad as found)."""
+    p = ALIGN_PX if align else 0
+    w, h = RW + 2 * p, RH + 2 * p
+    canon = np.array([[p, p], [p + RW, p], [p + RW, p + RH], [p, p + RH]], np.float32)
+    to_image = cv2.getPerspectiveTransform(canon, np.asarray(q, np.float32).reshape(4, 2))
+    outer = cv2.perspectiveTransform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32), to_image)[0]
+    big = rectify(image, outer, w, h)
+    centre = big[p:p + RH, p:p + RW]
+    fitted = _scores(_normalise(centre).reshape(-1)[_perm()], t)
+    if not align:
+        return np.asarray(q, np.float32).reshape(4, 2), centre, fitted
+    score, res, a, b = fitted
+    j = int(np.argmin(score))
+    ncell = GRID[0] * GRID[1]
+    ppc = CH * CW // ncell
+    inv = np.argsort(_perm())
+    model = (t.mat[j].reshape(ncell, 3, ppc) * a[:, j][None, :, None] + b[j]).reshape(-1)[inv].reshape(CH, CW, 3)
+    use = np.zeros(CH * CW, np.float32)
+    use[_pix_perm()] = np.repeat(res[:, j] < COVER_TAU, ppc)
+    if use.sum() < 0.3 * use.size:
+        return np.asarray(q, np.float32).reshape(4, 2), centre, fitted
+    use = use.reshape(CH, CW, 1)
+    f = big.astype(np.float32) / _white_ref(centre.astype(np.float32))
+    np.minimum(f, 2.0, out=f)
+    x0 = f[p + INSET:p + RH - INSET, p + INSET:p + RW - INSET]
+    mean = (x0 * use).sum(axis=(0, 1)) / max(float(use.sum()), 1.0)
+    if float((((x0 - model) ** 2) * use).sum()) > (1.0 - ALIGN_STRUCTURE) * float((((x0 - mean) ** 2) * use).sum()):
+        return np.asarray(q, np.float32).reshape(4, 2), centre, fitted  # another design: no guide
+
+    def err(dx: int, dy: int) -> float:
+        inner = f[p + dy + INSET:p + dy + RH - INSET, p + dx + INSET:p + dx + RW - INSET]
+        return float((((inner - model) ** 2) * use).sum())
+
+    base = err(0, 0)
+    dx = dy = 0
+    for axis in (0, 1):
+        for k in (-p, -1, 1, p):
+            move = (k, dy) if axis == 0 else (dx, k)
+            e = err(*move)
+            if e < 0.8 * base:  # a clear gain only: else the quad as given
+                base, (dx, dy) = e, move
+    if dx == 0 and dy == 0:
+        return np.asarray(q, np.float32).reshape(4, 2), centre, fitted
+    moved = cv2.perspectiveTransform((canon + np.float32([dx, dy]))[None], to_image)[0]
+    return moved.astype(np.float32), big[p + dy:p + dy + RH, p + dx:p + dx + RW], None
+
+
 def _promising(m: _Match) -> bool:
     """Is this unsure read near enough a card to be worth the slow search of its exact pose?
     (An outline of a shadow, a hand or cloth fits no template: searching it costs time.)"""
@@ -622,47 +690,55 @@ SAME_OUTLINE_PX = 1.5  # a sharpened outline this near the one given reads the s
 
 
 def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
-               search: bool = True, strict: bool = False) -> tuple[np.ndarray, _Match]:
+               search: bool = True, strict: bool = False, align: bool = True) -> tuple[np.ndarray, _Match]:
     """Read the quad as given and as sharpened on the image's edges (a tracker's or a blob's quad
     is a few pixels off); when neither is sure, also the quad grown by the white margin (on a pale
     cloth the outline found may be the colour field's).
 
-    Where the two outlines read as two different cards, an edge (a shadow, a neighbour's rim) has
-    pulled one of them off the card: the read that fits better stands, no surer than the other
-    is unsure."""
+    Reads that name different cards are settled by _either."""
     reads: list[tuple[np.ndarray, _Match]] = []
     if refine:
         fq, _ = fit_edges(EdgeMap.around(image, q, 0.25), q, max_shift=0.06, max_turn=5.0)
-        fq = _oriented(fq)
-        m = _match(rectify(image, fq), t, strict)
-        reads.append((fq, m))
-    pic = rectify(image, q)
+        fq, pic, fitted = _aligned(image, _oriented(fq), t, align)
+        reads.append((fq, _match(pic, t, strict, fitted)))
     if reads and reads[0][1].confidence >= 0.95 and (
             float(np.abs(reads[0][0] - q).max()) <= SAME_OUTLINE_PX
-            or _quick_best(pic, t) == (reads[0][1].code, reads[0][1].back)):
+            or _quick_best(rectify(image, q), t) == (reads[0][1].code, reads[0][1].back)):
         return reads[0]
-    reads.append((q, _match(pic, t, strict)))
-    best = max(reads, key=lambda r: (r[1].confidence, -r[1].error))
-    if len(reads) == 2 and (reads[0][1].code, reads[0][1].back) != (reads[1][1].code, reads[1][1].back):
-        (fit_q, fit_m), (_, other) = sorted(reads, key=lambda r: r[1].error)
-        best = (fit_q, replace(fit_m, confidence=fit_m.confidence * (1.0 - other.confidence)))
+    aq, pic, fitted = _aligned(image, q, t, align)
+    best = (aq, _match(pic, t, strict, fitted))
+    if reads:
+        best = _either(reads[0], best)
     if best[1].confidence < 0.9:
         g = _scaled(best[0], FIELD_SCALE)
-        m = _match(rectify(image, g), t, strict)
-        if _better(m, best[1]):
-            best = (g, m)
+        best = _either(best, (g, _match(rectify(image, g), t, strict)))
     if best[1].confidence < 0.9 and search and _promising(best[1]):
         g = _pose_search(image, best[0], t)
-        m = _read_pic(image, g, t, strict)
-        if _better(m, best[1]):
-            best = (g, m)
+        best = _either(best, (g, _read_pic(image, g, t, strict)))
     return best
+
+
+WORSE_FIT = 3.0  # a read whose error is this many times another's says nothing against it
+
+
+def _either(a: tuple[np.ndarray, _Match], b: tuple[np.ndarray, _Match]) -> tuple[np.ndarray, _Match]:
+    """Two reads of one card on two outlines: where they name the same card, the surer; where they
+    name two, an outline was pulled off the card (by a shadow, a neighbour's rim) or a search
+    strayed onto a pose that suits another card, so the read that fits better stands, no surer
+    than the other is unsure."""
+    if (a[1].code, a[1].back) == (b[1].code, b[1].back):
+        return b if _better(b[1], a[1]) else a
+    (q, m), (_, other) = sorted((a, b), key=lambda r: r[1].error)
+    if other.error > WORSE_FIT * m.error:  # fits far worse: no evidence against the better fit
+        return q, m
+    return q, replace(m, confidence=m.confidence * (1.0 - other.confidence))
 
 
 def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: bool = True,
                  search: bool = True, strict: bool = False) -> tuple[Detection, _Match]:
     q = _oriented(np.asarray(corners, dtype=np.float32))
-    q, m = _best_read(image, q, templates(deck), refine, search, strict)
+    standard = deck.kind == "standard" or getattr(deck, "base", None) == "standard"
+    q, m = _best_read(image, q, templates(deck), refine, search, strict, align=not standard)
     code, back, conf = m.code, m.back, m.confidence
     rot = m.rot
     # a standard deck (built in, or enrolled with standard codes) is also read by its corner index,
@@ -670,7 +746,7 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
     # one of our renders closely, and even our renders' suits (hearts and diamonds, spades and
     # clubs) differ in few pixels, so a sure index read (the pips confirm it) decides; a less sure
     # one only where the template read is less sure still and the templates do see a card there
-    if (deck.kind == "standard" or getattr(deck, "base", None) == "standard") and back is None:
+    if standard and back is None:
         from vision.decks.index_reader import read_index
 
         r = read_index(image, q)
@@ -678,7 +754,8 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
             if r.code == code:
                 conf = max(conf, r.confidence)
             elif r.confidence >= INDEX_SURE or (r.confidence >= MIN_CONFIDENCE and r.confidence > conf
-                                                and m.structure >= STRUCTURE_INDEX):
+                                                and m.structure >= STRUCTURE_INDEX
+                                                and m.covered < COVERED_INDEX):
                 code, conf, rot = r.code, r.confidence, r.rot
     q = np.roll(q, -((rot // 90) % 4), axis=0)  # rot: quarter turns to the printed top-left
     face_up = back is None
@@ -743,7 +820,7 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
         if c.single:
             det, _ = _read_region(image, c.corners, deck)
             out.append(det)
-            if det.code != UNKNOWN or det.back is not None:
+            if det.confidence >= 0.9:
                 quads.append(np.array(det.corners, np.float32))
             continue
         if any(_inside(tuple(c.corners.mean(axis=0)), kq) for kq in sure):
@@ -771,4 +848,13 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
             continue
         kept.append(det)
         quads.append(q)
+    # a clean quad read unsurely may be part of a card (a dark field melting into the cloth)
+    # that a hypothesis around it reads surer: the surer read stands
+    kept_quads = [np.array(d.corners, np.float32) for d in kept]
+
+    def outdone(d: Detection) -> bool:
+        q = np.array(d.corners, np.float32)
+        return any((_inside(tuple(q.mean(axis=0)), kq) or _inside(tuple(kq.mean(axis=0)), q))
+                   and k.confidence > d.confidence for k, kq in zip(kept, kept_quads, strict=True))
+    out = [d for d in out if d.confidence >= 0.9 or not outdone(d)]
     return out + kept

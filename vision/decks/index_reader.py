@@ -31,6 +31,7 @@ CARD_W_MM, CARD_H_MM = 63.5, 88.9
 GW, GH = 20, 28  # rank glyphs are compared at this size
 SW, SH = 32, 32  # suit symbols are compared at this size
 ZONE_W_MM, ZONE_H_MM = 14.0, 32.0  # the index lives in this corner box
+OCCLUDER_MM = 8.0  # ink from the card's edge this thick on average (area / length) covers it
 
 _FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSans.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSerif.ttf",
           "DejaVuSansCondensed-Bold.ttf", "DejaVuSerifCondensed-Bold.ttf",
@@ -351,10 +352,14 @@ def _read_pips(dark: np.ndarray, red: np.ndarray) -> _Pips:
         return (cx < zw and cy < zh) or (cx > w - zw and cy > h - zh)
 
     # a blob reaching the edge of the searched area is the cloth or a neighbouring card seen
-    # through a quad a little larger than the card, never a pip or a court picture
-    blobs = [b for b in blobs if not in_index(b) and b.x0 > m and b.y0 > m
-             and b.x1 < w - m - 1 and b.y1 < h - m - 1]
+    # through a quad a little larger than the card, never a pip or a court picture; one that is
+    # thick (not a rim along the sides) is a hand or a card lying over this one, and the pips it
+    # hides cannot be counted
+    inner = [b for b in blobs if b.x0 > m and b.y0 > m and b.x1 < w - m - 1 and b.y1 < h - m - 1]
     none = _Pips(None, {s: -1.0 for s in SUITS}, 0.0)
+    if any(b.area / max(b.w, b.h, 1) > OCCLUDER_MM * S for b in blobs if b not in inner):
+        return none
+    blobs = [b for b in inner if not in_index(b)]
     if not blobs:
         return none
     big = max(blobs, key=lambda b: b.w * b.h)
