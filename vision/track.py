@@ -1021,10 +1021,11 @@ class Tracker:
             kn.touched = -1
             if still.code == kn.code and still.face_up == kn.face_up:
                 continue
-            if self.min_conf <= still.confidence < SURE:
+            if still.confidence < SURE and (still.confidence >= self.min_conf or not new_dets):
                 # another card, read on the old card's outline: read it on its own outline
                 # (a card laid squarely on a pile changes little of the picture, so no new
-                # card shape was found for it)
+                # card shape was found for it; one laid across it at another angle reads as
+                # nothing on the old outline)
                 own = self._best_of(img, self._fit_card(img, kn.x, kn.y), k)
                 if own is not None and own.confidence > still.confidence:
                     still = own
