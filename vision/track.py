@@ -70,6 +70,7 @@ HAND_ON_CARD = 0.15  # share of a card still read beside arms that moving things
 STILL_RETRY_FRAMES = 6  # a still patch beside arms that read as no card is read again after
 HAND_OVER_READ = 0.5  # share of a card read surely while settling that an arm may cover now
 NOTHING_THERE = 0.3  # a read this unsure where a card was: no card shows there
+BARE = 0.4  # a place whose picture varies this much less than the card's did shows bare cloth
 SQUARELY_UNDER = 0.8  # share of a card that the one on it covers: it would show were it there
 
 
@@ -1021,7 +1022,8 @@ class Tracker:
             kn.touched = -1
             if still.code == kn.code and still.face_up == kn.face_up:
                 continue
-            if still.confidence < SURE and (still.confidence >= self.min_conf or not new_dets):
+            if still.confidence < SURE and (still.confidence >= self.min_conf
+                                            or not new_dets and not self._bare_now(kn.quad)):
                 # another card, read on the old card's outline: read it on its own outline
                 # (a card laid squarely on a pile changes little of the picture, so no new
                 # card shape was found for it; one laid across it at another angle reads as
@@ -1181,6 +1183,16 @@ class Tracker:
         a -= a.mean()
         b -= b.mean()
         return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6)) > SAME_PICTURE
+
+    def _bare_now(self, quad: np.ndarray) -> bool:
+        """Does the card's place now show far less detail than it did (bare cloth: the card
+        was taken away, not covered by another)?"""
+        if self._ref_mid is None or self._mid_now is None:
+            return False
+        foot, box = self._footprint_mid(quad, grow=0)
+        a = self._ref_mid[box][foot].astype(np.float32)
+        b = self._mid_now[box][foot].astype(np.float32)
+        return a.size >= 20 and float(b.std()) < BARE * float(a.std())
 
     def _laid_over(self, kn: _Known, read: Detection) -> bool:
         """Is the sure read at a model card's place a new card on top of it? (Not when it is
