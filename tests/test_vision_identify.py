@@ -283,3 +283,25 @@ def test_two_reads_naming_two_cards_the_better_fit_stands_less_sure() -> None:
     assert m.code == "Y13" and m.confidence == 0.9
     q, m = _either((q1, good), (q2, same))  # the same card: the surer read
     assert q is q2 and m.confidence == 1.0
+
+
+def test_settle_two_reads_of_one_card_on_two_outlines() -> None:
+    """The tracker's outline hypotheses for one card, settled as _either settles reads."""
+    from vision.identify import settle
+    from vision.types import Detection
+
+    q = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    pale3 = Detection(UNKNOWN, q, 0.39, best_fit="3", fit_error=0.0058)  # unsure, fits best
+    off7 = Detection("7", q, 0.67, best_fit="7", fit_error=0.0098)  # an outline 12 px off
+    got = settle(pale3, off7)
+    assert got.code == UNKNOWN and got.confidence < 0.5  # no 7: the better fit is no card yet
+    sure = Detection("3", q, 0.95, best_fit="3", fit_error=0.004)
+    # a sure 3 against a 7 fitting 2.4 times worse: the 3 stands, cut to no card yet (the
+    # tracker reads the other outlines only while no read is sure, and tries again later)
+    assert settle(off7, sure).best_fit == "3" and settle(off7, sure).code == UNKNOWN
+    far = Detection("7", q, 0.9, best_fit="7", fit_error=0.05)  # fits far worse: no evidence
+    assert settle(far, sure) == sure
+    again = Detection("3", q, 0.6, best_fit="3", fit_error=0.005)
+    assert settle(again, sure) == sure  # the same card: the surer read
+    plain = Detection("7", q, 0.8)  # a reader that measures no fit: the surer read
+    assert settle(plain, again) == plain

@@ -52,7 +52,7 @@ from vision.decks import Deck
 from vision.detect import EdgeMap, find_candidates, find_cards, fit_edges, order_clockwise
 from vision.types import UNKNOWN, Detection
 
-__all__ = ["identify", "identify_region", "find_cards", "read_image", "UnreadableImageError",
+__all__ = ["identify", "identify_region", "settle", "find_cards", "read_image", "UnreadableImageError",
            "rectify", "CW", "CH"]
 
 RW, RH = 44, 60  # the whole card is rectified at this size (about 1.45 mm a pixel)
@@ -767,8 +767,28 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
     det = Detection(code=code if face_up else UNKNOWN,
                     corners=tuple((float(x), float(y)) for x, y in q),
                     confidence=round(conf, 4), face_up=face_up, back=back,
-                    covered=round(m.covered, 3))
+                    covered=round(m.covered, 3),
+                    best_fit=f"back:{m.back}" if m.back is not None else m.code,
+                    fit_error=round(m.error, 6))
     return det, m
+
+
+def settle(a: Detection, b: Detection) -> Detection:
+    """Two reads of one card on two outlines (a tracker's hypotheses), as _either settles them:
+    where they name the same card (best_fit), the surer; where they name two, the one that fits
+    better, no surer than the other is unsure, unless the other fits far worse; reads below
+    MIN_CONFIDENCE become UNKNOWN. Reads without best_fit or fit_error: the surer."""
+    if a.best_fit is None or b.best_fit is None or a.fit_error is None or b.fit_error is None:
+        return a if a.confidence >= b.confidence else b
+    if a.best_fit == b.best_fit:
+        return a if a.confidence >= b.confidence else b
+    win, other = (a, b) if a.fit_error <= b.fit_error else (b, a)
+    if other.fit_error > WORSE_FIT * win.fit_error:
+        return win
+    conf = round(win.confidence * (1.0 - other.confidence), 4)
+    if conf >= MIN_CONFIDENCE:
+        return replace(win, confidence=conf)
+    return replace(win, code=UNKNOWN, confidence=conf, face_up=True, back=None)
 
 
 def identify_region(image: np.ndarray, corners, deck: Deck, strict: bool = False,

@@ -41,6 +41,7 @@ import cv2
 import numpy as np
 
 from vision.calibrate import Calibration
+from vision.identify import settle
 from vision.layout import TableLayout
 from vision.markers import DEFAULT_MARKER_MM, MARKER_IDS, MarkerGeometry
 from vision.types import (
@@ -1204,23 +1205,23 @@ class Tracker:
 
     def _best_of(self, img: np.ndarray, outlines: list[np.ndarray], k: int,
                  quick: bool = False) -> Detection | None:
-        """The surest read of one card among its outline hypotheses."""
+        """The read of one card that stands among its outline hypotheses (identify.settle: where
+        two outlines read as two cards, the better fit, no surer than the other is unsure; a
+        pale 3 read unsurely on its own outline and as a 7 on an outline 12 px off is no 7)."""
         best: Detection | None = None
         read = self._read_quick if quick else self._read
         for q in outlines:
             self.stats["reads"] += 1
             d = read(img, q, self.deck)
             if self.debug:
-                print("read", k, d.code, d.face_up, round(d.confidence, 3), q.round(1).tolist())
-            if d.code == UNKNOWN and (d.back is None or d.face_up):
-                continue
-            if d.confidence < self.min_conf:
-                continue
-            if best is None or d.confidence > best.confidence + 0.05:
-                best = d
-            if best.confidence >= SURE:
+                print("read", k, d.code, d.face_up, round(d.confidence, 3), d.best_fit, d.fit_error,
+                      q.round(1).tolist())
+            best = d if best is None else settle(best, d)
+            if best.confidence >= SURE and not (best.code == UNKNOWN and best.face_up):
                 break  # read surely: the other outlines of this card need no read
-        return best
+        if best is None or (best.code == UNKNOWN and (best.back is None or best.face_up)):
+            return None
+        return best if best.confidence >= self.min_conf else None
 
     def _foot_small(self, quad: np.ndarray) -> tuple[tuple[slice, slice], np.ndarray]:
         """A card's footprint on the small picture, cropped to its box (cached: model cards

@@ -42,6 +42,12 @@ class Detection:
     face_up: bool = True
     back: str | None = None
     covered: float = 0.0  # estimated fraction of the card hidden (another card, a hand)
+    # the card whose template fits the picture best (a code, or "back:<colour>") and how far the
+    # picture is from it (mean squared residual), also where the read is too unsure to name the
+    # card: not a guess to act on, but what lets two reads of one card on two outlines be
+    # settled (identify.settle); None where the reader does not measure them
+    best_fit: str | None = None
+    fit_error: float | None = None
 
 
 @dataclass(frozen=True)
