@@ -575,10 +575,6 @@ def _scaled(q: np.ndarray, k: float) -> np.ndarray:
     return ((q - c) * k + c).astype(np.float32)
 
 
-def _better(a: _Match, b: _Match) -> bool:
-    return (a.confidence, -a.error) > (b.confidence, -b.error)
-
-
 def _moved(q: np.ndarray, dx: float, dy: float, turn: float, scale: float) -> np.ndarray:
     c = q.mean(axis=0)
     ca, sa = np.cos(turn), np.sin(turn)
@@ -641,7 +637,10 @@ def _aligned(image: np.ndarray, q: np.ndarray, t: _Templates, align: bool = True
     outer = cv2.perspectiveTransform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32), to_image)[0]
     big = rectify(image, outer, w, h)
     centre = big[p:p + RH, p:p + RW]
-    fitted = _scores(_normalise(centre).reshape(-1)[_perm()], t)
+    f = big.astype(np.float32) / _white_ref(centre.astype(np.float32))  # _normalise, with a border
+    np.minimum(f, 2.0, out=f)
+    x0 = f[p + INSET:p + RH - INSET, p + INSET:p + RW - INSET]
+    fitted = _scores(x0.reshape(-1)[_perm()], t)
     if not align:
         return np.asarray(q, np.float32).reshape(4, 2), centre, fitted
     score, res, a, b = fitted
@@ -655,9 +654,6 @@ def _aligned(image: np.ndarray, q: np.ndarray, t: _Templates, align: bool = True
     if use.sum() < 0.3 * use.size:
         return np.asarray(q, np.float32).reshape(4, 2), centre, fitted
     use = use.reshape(CH, CW, 1)
-    f = big.astype(np.float32) / _white_ref(centre.astype(np.float32))
-    np.minimum(f, 2.0, out=f)
-    x0 = f[p + INSET:p + RH - INSET, p + INSET:p + RW - INSET]
     mean = (x0 * use).sum(axis=(0, 1)) / max(float(use.sum()), 1.0)
     if float((((x0 - model) ** 2) * use).sum()) > (1.0 - ALIGN_STRUCTURE) * float((((x0 - mean) ** 2) * use).sum()):
         return np.asarray(q, np.float32).reshape(4, 2), centre, fitted  # another design: no guide
@@ -721,17 +717,27 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
 WORSE_FIT = 3.0  # a read whose error is this many times another's says nothing against it
 
 
+def _stands(same: bool, conf: tuple[float, float], err: tuple[float, float]) -> tuple[int, float]:
+    """Of two reads of one card on two outlines (confidences conf, fit errors err), which stands
+    (0 or 1) and how sure: where they name the same card, the surer; where they name two, an
+    outline was pulled off the card (by a shadow, a neighbour's rim) or a search strayed onto a
+    pose that suits another card, so the read that fits better stands, no surer than the other
+    is unsure (unless the other fits far worse: then it is no evidence against it)."""
+    if same:
+        i = 1 if conf[1] > conf[0] or (conf[1] == conf[0] and err[1] < err[0]) else 0
+        return i, conf[i]
+    i = 0 if err[0] <= err[1] else 1
+    if err[1 - i] > WORSE_FIT * err[i]:
+        return i, conf[i]
+    return i, conf[i] * (1.0 - conf[1 - i])
+
+
 def _either(a: tuple[np.ndarray, _Match], b: tuple[np.ndarray, _Match]) -> tuple[np.ndarray, _Match]:
-    """Two reads of one card on two outlines: where they name the same card, the surer; where they
-    name two, an outline was pulled off the card (by a shadow, a neighbour's rim) or a search
-    strayed onto a pose that suits another card, so the read that fits better stands, no surer
-    than the other is unsure."""
-    if (a[1].code, a[1].back) == (b[1].code, b[1].back):
-        return b if _better(b[1], a[1]) else a
-    (q, m), (_, other) = sorted((a, b), key=lambda r: r[1].error)
-    if other.error > WORSE_FIT * m.error:  # fits far worse: no evidence against the better fit
-        return q, m
-    return q, replace(m, confidence=m.confidence * (1.0 - other.confidence))
+    """Two reads of one card on two outlines, settled by _stands."""
+    i, conf = _stands((a[1].code, a[1].back) == (b[1].code, b[1].back),
+                      (a[1].confidence, b[1].confidence), (a[1].error, b[1].error))
+    q, m = (a, b)[i]
+    return q, (m if conf == m.confidence else replace(m, confidence=conf))
 
 
 def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: bool = True,
@@ -774,18 +780,16 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
 
 
 def settle(a: Detection, b: Detection) -> Detection:
-    """Two reads of one card on two outlines (a tracker's hypotheses), as _either settles them:
-    where they name the same card (best_fit), the surer; where they name two, the one that fits
-    better, no surer than the other is unsure, unless the other fits far worse; reads below
-    MIN_CONFIDENCE become UNKNOWN. Reads without best_fit or fit_error: the surer."""
+    """Two reads of one card on two outlines (a tracker's hypotheses), settled by _stands on
+    the card each template fits best (best_fit); a read cut below MIN_CONFIDENCE becomes
+    UNKNOWN. Reads without best_fit or fit_error: the surer."""
     if a.best_fit is None or b.best_fit is None or a.fit_error is None or b.fit_error is None:
         return a if a.confidence >= b.confidence else b
-    if a.best_fit == b.best_fit:
-        return a if a.confidence >= b.confidence else b
-    win, other = (a, b) if a.fit_error <= b.fit_error else (b, a)
-    if other.fit_error > WORSE_FIT * win.fit_error:
+    i, conf = _stands(a.best_fit == b.best_fit, (a.confidence, b.confidence), (a.fit_error, b.fit_error))
+    win = (a, b)[i]
+    if conf == win.confidence:
         return win
-    conf = round(win.confidence * (1.0 - other.confidence), 4)
+    conf = round(conf, 4)
     if conf >= MIN_CONFIDENCE:
         return replace(win, confidence=conf)
     return replace(win, code=UNKNOWN, confidence=conf, face_up=True, back=None)

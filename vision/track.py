@@ -1172,15 +1172,23 @@ class Tracker:
         seat = self.layout.seat_of_zone(dst)
         return seat is None or self.layout.seat_of_zone(src) in (None, seat)
 
-    def _looks_as_before(self, quad: np.ndarray) -> bool:
-        """Does the card's place still show the picture it showed (up to light and shadow)?"""
+    def _place_then_and_now(self, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """The card's footprint as the reference showed it and as it shows now (grey levels),
+        None where there is too little of it to compare."""
         if self._ref_mid is None or self._mid_now is None:
-            return False
+            return None
         foot, box = self._footprint_mid(quad, grow=0)
         a = self._ref_mid[box][foot].astype(np.float32)
-        b = self._mid_now[box][foot].astype(np.float32)
         if a.size < 20:
+            return None
+        return a, self._mid_now[box][foot].astype(np.float32)
+
+    def _looks_as_before(self, quad: np.ndarray) -> bool:
+        """Does the card's place still show the picture it showed (up to light and shadow)?"""
+        pics = self._place_then_and_now(quad)
+        if pics is None:
             return False
+        a, b = pics
         a -= a.mean()
         b -= b.mean()
         return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6)) > SAME_PICTURE
@@ -1188,12 +1196,8 @@ class Tracker:
     def _bare_now(self, quad: np.ndarray) -> bool:
         """Does the card's place now show far less detail than it did (bare cloth: the card
         was taken away, not covered by another)?"""
-        if self._ref_mid is None or self._mid_now is None:
-            return False
-        foot, box = self._footprint_mid(quad, grow=0)
-        a = self._ref_mid[box][foot].astype(np.float32)
-        b = self._mid_now[box][foot].astype(np.float32)
-        return a.size >= 20 and float(b.std()) < BARE * float(a.std())
+        pics = self._place_then_and_now(quad)
+        return pics is not None and float(pics[1].std()) < BARE * float(pics[0].std())
 
     def _laid_over(self, kn: _Known, read: Detection) -> bool:
         """Is the sure read at a model card's place a new card on top of it? (Not when it is
