@@ -94,6 +94,12 @@ def test_read_index_on_a_foreign_card_any_quad_start(start: int) -> None:
 
 
 def test_builtin_standard_reads_a_foreign_deck_on_the_table() -> None:
+    """Calibrated on Liberation Serif Bold indices (Debian's fonts-liberation, which .ci/run
+    installs). With DejaVu Serif Bold the reader finds 9 of the 12, missing spades, none wrong."""
+    try:
+        ImageFont.truetype("LiberationSerif-Bold.ttf", 10)
+    except OSError:
+        pytest.skip("Liberation Serif is not installed (apt-get install fonts-liberation)")
     deck = _foreign_deck()
     rng = np.random.default_rng(11)
     codes = ["AS", "2H", "3D", "4C", "5S", "6H", "8D", "9C", "10S", "JH", "QD", "KC"]
