@@ -93,6 +93,7 @@ def main() -> None:
         "reads": tr.stats["reads"],
         "opencv": cv2.__version__, "threads": cv2.getNumThreads(),
     }
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(rep, indent=1))
     print(json.dumps(rep, indent=1))
 

@@ -153,6 +153,7 @@ def main() -> None:
         "games_calibrated_from_simulator": sum(g["calibration"] != "markers" for g in games),
     }
     report = {"args": vars(args), "summary": summary, "games": games}
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(report, indent=1))
     print(json.dumps(summary, indent=1))
 
