@@ -325,3 +325,24 @@ def test_a_card_laid_across_the_top_card_at_another_angle_is_reported_not_a_take
     seen = _demo_run([TableAction(0.3, "place", 2, "3", to_mm=(500, 387.5), angle_deg=98.0, land_t=0.8),
                       TableAction(1.6, "place", 3, "4", to_mm=(500, 387.5), angle_deg=10.0, land_t=2.2)], seed)
     assert seen == [("card_rest", "3"), ("card_rest", "4")]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_second_copy_laid_on_a_card_is_reported(seed):
+    """On a Wig Out pile every card shows the pile's character: a copy laid on the top card at
+    another angle is a new card, not the top card read again (before, only the first was
+    reported, and the referee called every new pile one card short)."""
+    seen = _demo_run([TableAction(0.3, "place", 2, "C5", to_mm=(500, 387.5), angle_deg=92.0, land_t=0.8),
+                      TableAction(1.6, "place", 3, "C5", to_mm=(500, 387.5), angle_deg=104.0, land_t=2.2)],
+                     seed, game="wig-out")
+    assert seen == [("card_rest", "C5"), ("card_rest", "C5")]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_card_an_arm_reached_over_is_not_reported_again(seed):
+    """The other side of the rule above: the arm that lays a card beyond a pile passes over its
+    top card, which is then read again where it lay, and is not a second copy."""
+    seen = _demo_run([TableAction(0.3, "place", 2, "C5", to_mm=(500, 387.5), angle_deg=92.0, land_t=0.8),
+                      TableAction(1.6, "place", 1, "C9", to_mm=(500, 262.0), angle_deg=3.0, land_t=2.4)],
+                     seed, game="wig-out")
+    assert sorted(seen) == [("card_rest", "C5"), ("card_rest", "C9")]

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 import cv2
@@ -73,6 +73,7 @@ HAND_OVER_READ = 0.5  # share of a card read surely while settling that an arm m
 NOTHING_THERE = 0.3  # a read this unsure where a card was: no card shows there
 BARE = 0.4  # a place whose picture varies this much less than the card's did shows bare cloth
 SQUARELY_UNDER = 0.8  # share of a card that the one on it covers: it would show were it there
+SAME_POSE_MM = 4.0  # a card read again lies within this of its outline: further off, a copy laid on it
 
 
 def _default_readers(deck) -> tuple[Callable, Callable, Callable]:
@@ -138,6 +139,7 @@ class _Known:
     back: str | None = None
     top: bool = True
     touched: int = -1  # last frame an arm lay over it since it was last read (-1: none)
+    own_outline: bool = True  # False: read on the outline of the card it was laid on
     rest_k: int = -1  # the frame it came to rest in (-1: it lay there from the start)
 
 
@@ -492,12 +494,14 @@ class Tracker:
         self.stats["reads"] += 1
         return self._read(img, quad, self.deck)
 
-    def _needs_read(self, kn: _Known, reg: np.ndarray, new_dets: list[Detection]) -> str:
+    def _needs_read(self, kn: _Known, reg: np.ndarray, new_dets: list[Detection],
+                    copies: Collection[int] = ()) -> str:
         """What a changed region means for a model card: "away" (not in the region), "same"
-        (read again where it was), "covered", "keep" (nothing to read) or "read"."""
+        (read again where it was), "covered", "keep" (nothing to read) or "read".
+        copies: the new reads (ids) that are copies laid on a top card of their code."""
         if not self._touches(kn.quad, reg):
             return "away"
-        if any(self._same_place(d, kn) for d in new_dets):
+        if any(self._same_place(d, kn) and id(d) not in copies for d in new_dets):
             return "same"
         if any(self._overlap(kn.quad, np.array(d.corners)) > 0.2 for d in new_dets):
             return "covered"
@@ -508,8 +512,35 @@ class Tracker:
         return "read"
 
     def _same_place(self, d: Detection, kn: _Known) -> bool:
+        """Is the read of the model card's code, where it lies (it, or a copy laid on it)?"""
         return (d.code == kn.code and d.face_up == kn.face_up
                 and bool(np.linalg.norm(self._centre_mm(d) - [kn.x, kn.y]) < 25))
+
+    def _is_copy(self, d: Detection, kn: _Known) -> bool:
+        """Is the read a copy of the top card kn laid on it by an arm (not kn read again)?"""
+        return (kn.top and kn.touched >= 0 and self._same_place(d, kn)
+                and self._copy_laid_on(np.asarray(d.corners, np.float64), kn))
+
+    def _copy_on(self, img: np.ndarray, kn: _Known, k: int) -> Detection | None:
+        """The read of a copy of a model card laid on it by the arm that lay over it, which
+        reads as the card on its outline; None where the card itself lies there still."""
+        if self._looks_as_before(kn.quad):
+            return None
+        own = self._best_of(img, self._fit_card(img, kn.x, kn.y), k)
+        if (own is None or own.code != kn.code or own.face_up != kn.face_up
+                or not self._copy_laid_on(np.asarray(own.corners, np.float64), kn)):
+            return None
+        return own
+
+    def _copy_laid_on(self, quad: np.ndarray, kn: _Known) -> bool:
+        """Has a card with the model card's code been laid on it? Its outline lies at another
+        angle or place, and the place no longer shows the picture it did. (On a Wig Out pile
+        every card has the pile's character; a card read again lies where it lay.)"""
+        if not kn.own_outline:
+            return False  # its outline is the card's below: where it lies is not known
+        a, b = self.cal.to_table(quad.reshape(4, 2)), self.cal.to_table(kn.quad)
+        shift = max(float(np.min(np.hypot(*(b - p).T))) for p in a)  # corner order aside
+        return shift > SAME_POSE_MM and not self._looks_as_before(kn.quad)
 
     def _try_start(self, frame: Frame, small: np.ndarray, moving: bool) -> list[TableObservation]:
         self._still = 0 if moving else self._still + 1
@@ -1003,12 +1034,19 @@ class Tracker:
         else:
             new_dets, card_shaped = self._new_reads(frame, reg, st, k)
         explained = bool(new_dets)  # does what was read account for the change?
+        borrowed: set[int] = set()  # reads on a model card's outline, not the new card's own
+        # reads of copies laid on a top card of their code: new cards, not it read again
+        laid_on = {id(d): o for d in new_dets for o in self.model if self._is_copy(d, o)}
         # model cards in this region: still there, covered, or gone?
         for kn in list(self.model):
-            need = self._needs_read(kn, reg, new_dets)
+            need = self._needs_read(kn, reg, new_dets, laid_on)
             explained |= need not in ("away", "keep")
             if need == "same":
-                new_dets = [d for d in new_dets if not self._same_place(d, kn)]
+                again = [d for d in new_dets if self._same_place(d, kn) and id(d) not in laid_on]
+                if not kn.own_outline:  # it was read on the outline of the card below it
+                    kn.quad = np.asarray(again[0].corners, np.float64).reshape(4, 2)
+                    kn.own_outline = True
+                new_dets = [d for d in new_dets if all(d is not a for a in again)]
                 continue
             if need == "covered":
                 kn.top = False
@@ -1020,8 +1058,13 @@ class Tracker:
                 still = early[1]
             else:
                 still = self._read_counted(img, kn.quad)
-            kn.touched = -1
+            touched, kn.touched = kn.touched, -1
             if still.code == kn.code and still.face_up == kn.face_up:
+                copy = self._copy_on(img, kn, k) if touched >= 0 else None
+                if copy is not None:
+                    kn.top = False
+                    new_dets.append(copy)
+                    laid_on[id(copy)] = kn
                 continue
             if still.confidence < SURE and (still.confidence >= self.min_conf
                                             or not new_dets and not self._bare_now(kn.quad)):
@@ -1030,11 +1073,14 @@ class Tracker:
                 # card shape was found for it; one laid across it at another angle reads as
                 # nothing on the old outline)
                 own = self._best_of(img, self._fit_card(img, kn.x, kn.y), k)
+                if own is not None and own.code == kn.code and own.face_up == kn.face_up:
+                    continue  # it lies there still; its outline was a little off
                 if own is not None and own.confidence > still.confidence:
                     still = own
             if self._laid_over(kn, still):
                 kn.top = False  # another card now lies on it: covered, not gone
                 new_dets.append(still)
+                borrowed.add(id(still))
                 continue
             if still.confidence < self.min_conf and self._looks_as_before(kn.quad):
                 continue  # unreadable for now (a shadow, glare), but its picture is still there
@@ -1059,7 +1105,7 @@ class Tracker:
                 self.model = [o for o in self.model
                               if o.top or self._overlap(o.quad, kn.quad) <= SQUARELY_UNDER]
             self._reveal_below(kn)
-        out.extend(self._arrivals(frame, new_dets, k))
+        out.extend(self._arrivals(frame, new_dets, k, borrowed, laid_on))
         unread = self._unread_at(reg)
         if card_shaped and not explained:
             # a card-shaped change that nothing explains: a card not readable yet (a hand's
@@ -1076,17 +1122,28 @@ class Tracker:
         self._refresh(img, small, reg, st)
         return out
 
-    def _arrivals(self, frame: Frame, new_dets: list[Detection], k: int) -> list[TableObservation]:
-        """Observations for cards newly read at rest, and the model updated with them."""
+    def _arrivals(self, frame: Frame, new_dets: list[Detection], k: int,
+                  borrowed: Collection[int] = (),
+                  laid_on: dict[int, _Known] | None = None) -> list[TableObservation]:
+        """Observations for cards newly read at rest, and the model updated with them.
+        borrowed: the reads (ids) made on another card's outline; laid_on: those of copies
+        laid on a card of their code (not that card read again), with that card."""
+        laid_on = laid_on or {}
         out: list[TableObservation] = []
         for d in new_dets:
             kn = self._known_from(d)
+            kn.own_outline = id(d) not in borrowed
             q = kn.quad
             ri = max(self._rest_index(q, k), self._arrived_index(q, k))
             kn.rest_k = ri
             t_rest = self._times.get(ri, frame.t)
-            if any(o.code == kn.code and o.face_up == kn.face_up
-                   and math.hypot(o.x - kn.x, o.y - kn.y) < 25 for o in self.model):
+            under = laid_on.get(id(d))
+            if under is not None and ri < under.rest_k + self.settle:
+                under.top = True  # it came to rest with the card: that card, on another outline
+                continue
+            if id(d) not in laid_on and any(
+                    o.code == kn.code and o.face_up == kn.face_up
+                    and math.hypot(o.x - kn.x, o.y - kn.y) < 25 for o in self.model):
                 if self.debug:
                     print("  known there already:", kn.code)
                 continue  # already known there: never report a card twice
