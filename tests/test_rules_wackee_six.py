@@ -191,6 +191,34 @@ def test_piles_build_up_by_one_no_skipping() -> None:
     assert one(t.play(card(6.0, 1, "R3", 1, "row:1:3"))).ruling == "legal"
 
 
+def test_the_table_played_on_from_a_card_ruled_off_the_pile() -> None:
+    """A card ruled off a pile that still lies there when the next card that follows it lands:
+    the table played on (the camera may have missed the card under it), so the call on it is
+    withdrawn and it counts; before, every later card on that pile was called. Only the latest
+    card ruled off, and only for a skipped number or a pile not started by a 1.
+    docs/games/wackee-six.md: "The table played on"."""
+    t = Table()
+    t.play(card(2.0, 1, "R1", 1, "row:1:1"))
+    assert one(t.play(card(3.0, 1, "R3", 1, "row:1:3"))).reason == "wrong-number"
+    got = t.play(card(4.0, 2, "R4", 1, None))
+    assert rulings(got) == [("legal", "played-on", 1), ("legal", None, 2)]
+    assert t.pile(1)["top_card"] == "R4" and t.seat(1)["played"] == 2
+    assert one(t.play(card(5.0, 1, "R5", 1, "row:1:5"))).ruling == "legal"
+    # a WILD ruled off (it cannot start a pile) is never played on
+    assert one(t.play(card(6.0, 2, "WILD", 2, "row:2:5"))).reason == "wild-starts-pile"
+    assert one(t.play(card(7.0, 2, "B2", 2, "row:2:2"))).reason == "pile-needs-1"
+    # the B2 now lies on top there: the B3 follows it
+    assert rulings(t.play(card(8.0, 1, "B3", 2, None)))[0] == ("legal", "played-on", 2)
+
+
+def test_a_card_ruled_off_and_taken_back_is_not_played_on() -> None:
+    t = Table()
+    t.play(card(2.0, 1, "R1", 1, "row:1:1"))
+    t.play(card(3.0, 1, "R3", 1, "row:1:3"))
+    assert one(t.play(take_back(3.5, 1, "R3", "pile:1"))).ruling == "legal"
+    assert one(t.play(card(4.0, 2, "R4", 1, None))).reason == "wrong-number"
+
+
 def test_a_1_cannot_go_on_a_pile() -> None:
     t = Table()
     t.play(card(2.0, 1, "R1", 1, "row:1:1"))

@@ -165,3 +165,29 @@ def test_the_example_match_replays() -> None:
     st = m.standings()
     assert st["over"] is True and st["winner"] == 2
     assert {v.ruling for v in m.verdicts} >= {"legal", "illegal", "late"}
+
+
+def test_the_table_played_on_from_a_lone_card_ruled_off() -> None:
+    """A lone first card ruled illegal that still lies there when a matching card lands on it:
+    the table played on (the camera may have missed the card under it), so the call on it is
+    withdrawn, the pile is open and both count; before, every later card there was a new pile
+    of one card, illegal again. docs/games/wig-out.md: "The table played on"."""
+    m = match(hands={1: 7, 2: 7})
+    card(m, 2.0, 1, "C5", "pile:3")  # event 2
+    ev(m, 3.5, "clock")
+    assert about(m, 2) == [("illegal", "pile-needs-two")]
+    got = [(v.ruling, v.reason, v.seat) for v in card(m, 5.0, 2, "C5", "pile:3")]
+    assert got == [("legal", "played-on", 1), ("legal", None, 2)]
+    assert m.game.status()["piles"][3] == {"character": 5, "cards": 2}
+    assert m.game.hands == {1: 6, 2: 6, 3: None}
+    assert card(m, 6.0, 1, "C5", "pile:3")[0].ruling == "legal"  # a pile like any other
+    # a card of another character on it is still wrong
+    assert card(m, 7.0, 2, "C6", "pile:3")[0].reason == "wrong-character"
+
+
+def test_a_lone_card_taken_back_is_not_played_on() -> None:
+    m = match()
+    card(m, 2.0, 1, "C5", "pile:3")
+    ev(m, 3.5, "clock")
+    assert ev(m, 4, "take_back", seat=1, card="C5", at="pile:3")[0].ruling == "legal"
+    assert [v.reason for v in card(m, 5.0, 2, "C5", "pile:3")] == ["pile-needs-two"]

@@ -57,6 +57,10 @@ def _card_table() -> dict[str, tuple[str, int]]:
 
 
 CARDS: dict[str, tuple[str, int]] = _card_table()
+# Faults of a card ruled off a pile that the table may play on from: the pile then goes on from
+# it (docs/games/wackee-six.md: "The table played on").
+_PLAYED_ON_FAULTS = frozenset({"pile-needs-1", "wrong-number"})
+
 # Codes printed on more than one card of a deck: their origin cannot be told by the code.
 AMBIGUOUS = frozenset({"WILD", "JK"})
 
@@ -106,6 +110,7 @@ class _Played:
         "revealed",
         "pile",
         "place",
+        "fault",
     )
 
     def __init__(
@@ -130,6 +135,7 @@ class _Played:
         self.revealed = revealed  # it left the waste after being shown on top there
         self.pile = pile
         self.place = place
+        self.fault: str | None = None  # why it may not follow the pile's top (ruled off it)
 
 
 class _Pile:
@@ -588,8 +594,13 @@ class WackeeSix(Game):
             pile_colour = pile.colour
         fault = self._rule(now, pile_colour, colour, number, seat, index)
         if fault is not None:
+            kept = self._played_on(index, colour, number, seat)
+            if kept is not None:
+                out.append(self._withdraw(e, index, kept))
+                return [*out, self._place(e, index, entry, colour, kept)]
             self._owe(entry)
             reason, why = fault
+            entry.fault = reason
             out.append(
                 self.illegal(
                     e,
@@ -603,6 +614,45 @@ class WackeeSix(Game):
             return out
         out.append(self._place(e, index, entry, colour, now))
         return out
+
+    def _played_on(self, index: int, colour: str, number: int, seat: int) -> _Played | None:
+        """The card ruled off this pile, still lying on it, that this card follows: the table
+        played on from it (docs/games/wackee-six.md: "The table played on")."""
+        for o in reversed(self._owed):
+            if o.pile != index:
+                continue
+            if o.fault not in _PLAYED_ON_FAULTS:
+                return None  # the card on top lies there for another reason
+            pile = self._piles.get(index)
+            o_colour = parse_card(o.card)[0]  # type: ignore[index]
+            if pile is not None and pile.colour != o_colour:
+                return None
+            return o if self._rule(o, o_colour, colour, number, seat, index) is None else None
+        return None
+
+    def _withdraw(self, e: Event, index: int, kept: _Played) -> Verdict:
+        """The call on a card the table played on is withdrawn: it lies on the pile and counts."""
+        self._owed.remove(kept)
+        st = self._states.get(kept.seat)
+        if st is not None and kept.main:
+            st.owed_main -= 1
+        pile = self._piles.get(index)
+        if pile is None:
+            pile = self._piles[index] = _Pile(parse_card(kept.card)[0])  # type: ignore[index]
+        pile.cards.append(kept)
+        if st is not None:
+            st.played += 1
+            if kept.main:
+                self._touch_empty(st, e.t)
+        return self.legal(
+            e,
+            kept.seat,
+            f"the table played on from the {card_name(kept.card)} on pile {index}: "
+            "the call on it is withdrawn and it counts",
+            reason="played-on",
+            card=kept.card,
+            place=kept.place,
+        )
 
     def _rule(
         self, top: _Played | None, pile_colour: str, colour: str, number: int, seat: int, index: int

@@ -63,6 +63,8 @@ class WigOut(Game):
         self.piles: dict[int, list[int]] = {}  # pile number -> [character, cards]
         # pile number -> (seat, character, t, event index, code) of a new pile's lone first card
         self.waiting: dict[int, tuple[int | None, int, float, int | None, str]] = {}
+        # the same for lone first cards ruled illegal and not taken back yet
+        self.lone: dict[int, tuple[int | None, int, float, int | None, str]] = {}
         self.hands: dict[int, int | None] = {s: None for s in self.seat_numbers}
         self.draw_pile: int | None = None
         self.call: tuple[int, float, int | None] | None = None  # (seat, t, event index)
@@ -77,6 +79,7 @@ class WigOut(Game):
     def _reset(self) -> None:
         self.piles = {}
         self.waiting = {}
+        self.lone = {}
         self.hands = {s: None for s in self.seat_numbers}
         self.draw_pile = None
         self.owed_take_backs = {}
@@ -288,6 +291,8 @@ class WigOut(Game):
             out.extend(self._pile_expired(n, first[2] + self.window))
             self.cancel(f"pile:{n}")
             first = None
+        if first is None and n in self.lone and self.lone[n][1] == ch:
+            return out + self._played_on(e, n, seat, code, place)
         if first is not None:
             fseat, fch, ft, findex, fcode = first
             if ch != fch:
@@ -326,9 +331,24 @@ class WigOut(Game):
         seat, _ch, ft, index, code = first
         place = f"pile:{n}"
         self.owe_take_back(place, code)
+        self.lone[n] = first
         return [self._about(index, ft, "illegal", seat, f"take back the {code}: a new pile needs "
                             "two or more matching cards", code=code, place=place,
                             reason="pile-needs-two")]
+
+    def _played_on(self, e: CardPlaced, n: int, seat: int | None, code: str,
+                   place: str) -> list[Verdict]:
+        """A matching card on a lone first card ruled illegal that still lies there: the table
+        played on from it, so the pile is open (docs/games/wig-out.md: "The table played on")."""
+        lseat, ch, _lt, _lindex, lcode = self.lone.pop(n)
+        self.settle_take_back(place, lcode)
+        self.piles[n] = [ch, 2]
+        self._played(lseat, 1)
+        self._played(seat, 1)
+        return [self.legal(e, lseat, f"the table played on from the {lcode} on pile {n}: the "
+                           f"call on it is withdrawn and pile {n} is open",
+                           reason="played-on", card=lcode, place=place),
+                self.legal(e, seat, f"plays the {code} on pile {n}", card=code, place=place)]
 
     def _about(self, index: int | None, t: float, ruling: str, seat: int | None, text: str,
                code: str, place: str, reason: str | None = None) -> Verdict:
@@ -375,6 +395,9 @@ class WigOut(Game):
             return [self.ignored(e, seat, "is not a seat at this table")]
         place = str(e.at)
         if self.settle_take_back(place, e.card):
+            n = e.at.index if e.at.area == "pile" else None
+            if n in self.lone and self.lone[n][4] == e.card:
+                del self.lone[n]
             return [self.legal(e, seat, f"took back the {e.card}", card=e.card, place=place)]
         if e.at.area == "pile" and e.at.index is not None and self.playing:
             pile = self.piles.get(e.at.index)
