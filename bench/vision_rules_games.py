@@ -8,6 +8,8 @@ Two referees judge it side by side:
   - the vision referee: frames -> tracker -> table events -> rules core (as on a real table);
   - the direct referee: the simulator's own table events straight into the rules core (what
     `referee demo --no-vision` shows; it is the truth of what happened).
+Where only the camera sees the cards, the table answers on the dashboard what it cannot count
+(Wig Out calls and hands: referee.demo.camera_answers); the vision referee gets those answers.
 Reported per game: tracking against the simulated table's truth (as bench/vision_track.py), and
 the calls: illegal or late verdicts the vision referee gave that the direct one did not (false
 calls: a player told to take back a good card) and those it missed.
@@ -77,7 +79,11 @@ def run_round(game: str, n_seats: int, seed: int, args) -> dict:
                                      for i, s in enumerate(seats)))
     events = list(make_simulator(header, seed).events())
     refused = D.refused_blocks(header, events) if game == "wonky" else set()
-    plan = D.split_rounds(events)[0]
+    rounds = D.split_rounds(events)
+    plan = rounds[0]
+    # the table's taps on the dashboard where only the camera sees the cards (as the demo)
+    answers = [a for a in D.camera_answers(header, events) if a.t < rounds[1].deal.t] \
+        if len(rounds) > 1 else D.camera_answers(header, events)
     deck = get_deck(game)
     layout = make_layout(n_seats, game=game)
     backs = list(getattr(deck, "back_colours", D.COLOURS)) or D.COLOURS
@@ -121,6 +127,8 @@ def run_round(game: str, n_seats: int, seed: int, args) -> dict:
             truth_table.submit(ev)
             if not isinstance(ev, D.VISION_KINDS):
                 seen.submit(ev)
+        while answers and answers[0].t <= frame.t:
+            seen.submit(answers.pop(0))
         t0 = time.perf_counter()
         loop.process(frame)
         t_vision += time.perf_counter() - t0

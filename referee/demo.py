@@ -28,6 +28,8 @@ from referee.rules import (
     Clock,
     Deal,
     Event,
+    ManualEntry,
+    Match,
     MatchHeader,
     PadPress,
     Place,
@@ -88,6 +90,45 @@ def split_rounds(events: list[Event]) -> list[RoundPlan]:
     if rounds:
         rounds[0].events[:0] = before
     return rounds
+
+
+def camera_answers(header: MatchHeader, events: list[Event]) -> list[Event]:
+    """What the players tap on the dashboard when the referee sees the cards only through the
+    camera. In Wig Out it cannot count the hands (cards drawn off the face-down pile do not
+    show: referee/observe.py), so it asks the table to confirm each "Wig Out!" and, after a good
+    one, for the cards left in the other hands. The simulated players answer truly: as a referee
+    that saw every event (the simulator's) judged the call. Rounds the simulator plays without
+    counts already carry these entries."""
+    if header.game != "wig-out":
+        return []
+    shadow = Match(header)
+    out: list[Event] = []
+    counted = False
+    presses: dict[int, float] = {}
+    for ev in events:
+        if isinstance(ev, Deal):
+            counted = any(k.startswith("hand:") for k in ev.counts)
+        if isinstance(ev, PadPress) and counted:
+            presses.setdefault(ev.seat, ev.t)
+        for v in shadow.apply(ev):
+            if v.reason not in ("wig-out", "false-call") or v.seat not in presses:
+                continue
+            t = presses.pop(v.seat) + 1.0
+            out.append(ManualEntry(t, "confirm", None, v.reason == "wig-out"))
+            if v.reason == "wig-out":
+                hands = shadow.game.hands
+                out.extend(ManualEntry(t + 1.0, "hand_count", s, max(0, hands.get(s) or 0))
+                           for s in sorted(hands) if s != v.seat)
+    return out
+
+
+def add_answers(rounds: list[RoundPlan], answers: list[Event]) -> None:
+    """Put dashboard entries into the rounds they fall in, in time order."""
+    for a in answers:
+        plan = next((r for r in reversed(rounds) if r.deal.t <= a.t), None)
+        if plan is not None:
+            plan.events.append(a)
+            plan.events.sort(key=lambda e: e.t)
 
 
 def seats_for(n: int) -> list[dict[str, str]]:
@@ -350,6 +391,8 @@ class Demo:
         self.table.setup(self.game, seats, {})
         self.table.start()
         rounds = split_rounds(events)
+        if self.vision:
+            add_answers(rounds, camera_answers(header, events))
         # the simulated match starts now on the table's clock
         shift = self.clock() + 1.0 - (rounds[0].deal.t if rounds else 0.0)
         for plan in rounds:

@@ -31,7 +31,11 @@ DEAL_COUNTS: dict[str, dict[str, int]] = {
     "spite-and-malice": {"stack": 7, "hand": 4},
     "wonky": {"hand": 7},
     "slap-wacky": {"hand": 5},
-    "wig-out": {"hand": 7},
+    # Wig Out: none. Players draw from the face-down draw pile whenever they cannot play, and the
+    # camera cannot count cards taken off a face-down pile: a count from the deal would be wrong
+    # by every draw, and judge a good "Wig Out!" false. Without it the referee asks the table to
+    # confirm each call, and takes the hands left at the end from the dashboard or the cards
+    # laid face down in each seat zone (docs/games/wig-out.md).
 }
 
 PILE_RADIUS_MM = 45.0
@@ -167,7 +171,5 @@ class Observer:
         counts = {f"{area}:{seat}": n
                   for area, n in DEAL_COUNTS.get(self.game, {}).items()
                   for seat in range(1, self.seats + 1)}
-        if self.game == "wig-out" and self.seats >= 5:
-            counts = {k: 5 for k in counts}
         return Deal(obs.t, {k: tuple(v) for k, v in layout.items()}, counts,
                     dealer=(self._deals - 1) % self.seats + 1)

@@ -39,3 +39,35 @@ def test_the_demo_referees_what_the_camera_sees() -> None:
     assert jpeg is not None
     picture = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
     assert picture.shape[:2] == (1080, 1920)
+
+
+def test_the_demo_players_answer_for_the_wig_out_hands_the_camera_cannot_count() -> None:
+    """Through the camera the deal carries no Wig Out hand counts (draws off the face-down pile
+    do not show), so the referee asks the table to confirm calls and for the hands left. The
+    simulated players' answers must let such a referee score every round as one that saw every
+    event does; and a referee with neither counts nor answers scores none of the counted rounds."""
+    import dataclasses
+
+    from referee.demo import camera_answers
+    from referee.rules import Match, MatchHeader, Seat
+    from referee.sim import make_simulator
+
+    header = MatchHeader("wig-out", tuple(Seat(i, n, "") for i, n in enumerate("ABC", 1)))
+    for seed in (1, 2, 3):
+        events = list(make_simulator(header, seed).events())
+        direct = Match(header)
+        for ev in events:
+            direct.apply(ev)
+        uncounted = [dataclasses.replace(e, counts={k: v for k, v in e.counts.items()
+                                                    if not k.startswith("hand:")})
+                     if isinstance(e, Deal) else e for e in events]
+        answers = camera_answers(header, events)
+        assert answers, "the simulated players were asked nothing"
+        camera = Match(header)
+        for ev in sorted(uncounted + answers, key=lambda e: e.t):
+            camera.apply(ev)
+        assert camera.game.round_scores == direct.game.round_scores, seed
+        unanswered = Match(header)
+        for ev in uncounted:
+            unanswered.apply(ev)
+        assert len(unanswered.game.round_scores) < len(direct.game.round_scores), seed
