@@ -116,7 +116,7 @@ def camera_answers(header: MatchHeader, events: list[Event]) -> list[Event]:
             t = presses.pop(v.seat) + 1.0
             out.append(ManualEntry(t, "confirm", None, v.reason == "wig-out"))
             if v.reason == "wig-out":
-                hands = shadow.game.hands
+                hands = shadow.game.status()["hands"]
                 out.extend(ManualEntry(t + 1.0, "hand_count", s, max(0, hands.get(s) or 0))
                            for s in sorted(hands) if s != v.seat)
     return out
