@@ -82,8 +82,9 @@ def run_round(game: str, n_seats: int, seed: int, args) -> dict:
     rounds = D.split_rounds(events)
     plan = rounds[0]
     # the table's taps on the dashboard where only the camera sees the cards (as the demo)
-    answers = [a for a in D.camera_answers(header, events) if a.t < rounds[1].deal.t] \
-        if len(rounds) > 1 else D.camera_answers(header, events)
+    answers = D.camera_answers(header, events)
+    if len(rounds) > 1:
+        answers = [a for a in answers if a.t < rounds[1].deal.t]
     deck = get_deck(game)
     layout = make_layout(n_seats, game=game)
     backs = list(getattr(deck, "back_colours", D.COLOURS)) or D.COLOURS

@@ -108,6 +108,7 @@ def camera_answers(header: MatchHeader, events: list[Event]) -> list[Event]:
     for ev in events:
         if isinstance(ev, Deal):
             counted = any(k.startswith("hand:") for k in ev.counts)
+            presses.clear()  # a call never judged (another's came first) asks nothing
         if isinstance(ev, PadPress) and counted:
             presses.setdefault(ev.seat, ev.t)
         for v in shadow.apply(ev):

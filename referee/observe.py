@@ -35,7 +35,7 @@ DEAL_COUNTS: dict[str, dict[str, int]] = {
     # camera cannot count cards taken off a face-down pile: a count from the deal would be wrong
     # by every draw, and judge a good "Wig Out!" false. Without it the referee asks the table to
     # confirm each call, and takes the hands left at the end from the dashboard or the cards
-    # laid face down in each seat zone (docs/games/wig-out.md).
+    # laid face down in each seat zone (docs/referee.md: "What the referee asks instead").
 }
 
 PILE_RADIUS_MM = 45.0
