@@ -144,6 +144,11 @@ class Observer:
             if at is None:
                 return []
             return [CardTakenBack(obs.t, obs.seat, obs.code, at)]
+        if kind == "left_unseen":  # a row card gone where the camera did not see it land
+            source = self._place(obs.zone)
+            if source is None or obs.code == UNREAD:
+                return []
+            return [CardPlaced(obs.t, obs.seat, obs.code, Place("unseen"), source)]
         if kind == "deal":
             return [self.deal(obs)]
         if kind == "block":  # Wonky: the seat is the current player's unless vision saw it

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from referee.observe import Observer
 from referee.rules import CardPlaced, CardRevealed, CardTakenBack, Deal, Place
-from vision.types import CardRestObs, CardSeen, DealObs, HandOverTableObs, RevealObs, TakeBackObs
+from vision.types import (
+    CardRestObs,
+    CardSeen,
+    DealObs,
+    HandOverTableObs,
+    LeftUnseenObs,
+    RevealObs,
+    TakeBackObs,
+)
 
 
 def rest(code: str, x: float, y: float, t: float, seat: int = 1, zone: str = "centre",
@@ -98,3 +106,10 @@ def test_wonky_blocks_and_falls_seen_by_the_camera_become_table_events() -> None
     assert (block.t, block.seat, block.colour, block.size) == (4.2, None, "green", "small")
     (fell,) = obs.translate(TowerFellObs(2, 6.0))
     assert isinstance(fell, TowerFell) and (fell.t, fell.blocks_left) == (6.0, 2)
+
+
+def test_a_row_card_gone_unseen_left_its_slot_for_where_the_camera_did_not_see() -> None:
+    obs = Observer("wackee-six", 2)
+    (ev,) = obs.translate(LeftUnseenObs("G7", 100, 800, "row:2:1", 21.4, 2))
+    assert ev == CardPlaced(21.4, 2, "G7", Place("unseen"), Place.parse("row:2:1"))
+    assert obs.translate(LeftUnseenObs("?", 100, 800, "row:2:1", 21.4, 2)) == []

@@ -219,6 +219,20 @@ def test_a_card_ruled_off_and_taken_back_is_not_played_on() -> None:
     assert one(t.play(card(4.0, 2, "R4", 1, None))).reason == "wrong-number"
 
 
+def test_a_row_card_that_left_unseen_empties_its_slot() -> None:
+    """The camera saw a row card leave its slot but not land (`to` unseen): the slot is empty,
+    so the refill there is legal (before: "row-slot-full"); the card scores once it is seen on
+    a pile, and counts as a main card left no longer."""
+    t = Table()
+    t.play(card(2.0, 1, "R1", 1, "row:1:1"))
+    v = one(t.play(CardPlaced(3.0, 1, "R2", Place.parse("unseen"), Place.parse("row:1:2"))))
+    assert (v.ruling, v.reason) == ("info", "left-unseen")
+    assert one(t.play(reveal(4.0, 1, "R9", "row:1:2"))).ruling == "legal"
+    assert t.seat(1)["row"]["2"] == "R9" and t.seat(1)["played"] == 1
+    assert one(t.play(card(5.0, 1, "R2", 1, "row:1:2"))).ruling == "legal"  # seen landing later
+    assert t.seat(1)["played"] == 2 and t.seat(1)["main_left"] == 10
+
+
 def test_a_1_cannot_go_on_a_pile() -> None:
     t = Table()
     t.play(card(2.0, 1, "R1", 1, "row:1:1"))

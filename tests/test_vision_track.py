@@ -346,3 +346,26 @@ def test_a_card_an_arm_reached_over_is_not_reported_again(seed):
                       TableAction(1.6, "place", 1, "C9", to_mm=(500, 262.0), angle_deg=3.0, land_t=2.4)],
                      seed, game="wig-out")
     assert sorted(seen) == [("card_rest", "C5"), ("card_rest", "C9")]
+
+
+def test_a_row_card_gone_unseen_is_told_before_its_slot_is_refilled():
+    """A row card that leaves its slot and is never seen to land (here lifted off the table; in
+    play, laid on a pile under a hand and covered at once by the next card) is told gone before
+    the card that refills its slot, so that the referee does not take the refill for a card
+    laid on it. Alone, it is told LEFT_UNSEEN_S after it left."""
+    from vision.track import LEFT_UNSEEN_S
+
+    deck, lay = StandInDeck(), make_layout(4)
+    b = lay.spot("row:1:2")
+    initial = [CardPose(deck, "5C", b.cx, b.cy, b.angle_deg)]
+    obs, _, _ = _run([TableAction(0.3, "take_back", 1, "5C"),
+                      TableAction(0.9, "place", 1, "9H", zone="row:1:2")], initial, fps=15.0)
+    told = [(o.kind, o.code) for o, _, _ in obs if o.kind in ("left_unseen", "reveal", "card_rest")]
+    assert told[:2] == [("left_unseen", "5C"), ("reveal", "9H")], told
+    left = next(o for o, _, _ in obs if o.kind == "left_unseen")
+    assert left.zone == "row:1:2" and left.seat == 1
+    obs, _, _ = _run([TableAction(0.3, "take_back", 1, "5C"),
+                      TableAction(2.0, "place", 3, "KD", to_mm=(560, 430))], initial, fps=15.0)
+    told_at = [(o, frame.t) for o, frame, _ in obs if o.kind == "left_unseen"]
+    assert len(told_at) == 1 and told_at[0][0].code == "5C"
+    assert told_at[0][1] >= told_at[0][0].t + LEFT_UNSEEN_S - 1e-6

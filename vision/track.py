@@ -54,6 +54,7 @@ from vision.types import (
     Detection,
     Frame,
     HandOverTableObs,
+    LeftUnseenObs,
     RevealObs,
     TableObservation,
     TakeBackObs,
@@ -65,6 +66,7 @@ MIN_ARM_PX = 8  # small-picture px: a change linked to outside only faintly must
 TOUCHED_CHANGE = 0.04  # share of a card an arm lay over that must differ for it to be read again
 RETRY_FRAMES = (2, 4, 8, 16)  # frames to wait before each new read of a card not read yet
 LEFT_MEMORY_S = 10.0  # a card that left a seat zone is matched with an arrival this long
+LEFT_UNSEEN_S = 1.0  # a row card gone this long without being seen to land is told gone
 SETTLE_S = 0.1  # a change must be still this long before it is read (2 frames at least)
 SURE = 0.9  # a read this sure settles a new card: its other outline hypotheses are not read
 HAND_ON_CARD = 0.15  # share of a card still read beside arms that moving things may cover
@@ -141,6 +143,7 @@ class _Known:
     touched: int = -1  # last frame an arm lay over it since it was last read (-1: none)
     own_outline: bool = True  # False: read on the outline of the card it was laid on
     rest_k: int = -1  # the frame it came to rest in (-1: it lay there from the start)
+    told_gone: bool = False  # it left a row slot unseen, and that was told (LeftUnseenObs)
 
 
 class Tracker:
@@ -278,7 +281,7 @@ class Tracker:
         if not any_moving and not self._dirty:
             self.stats["fast"] += 1
             self._hist.append((k, None, None, None, None))
-            return []
+            return self._unseen_departures(frame.t)
         assert self._ref is not None
         out: list[TableObservation] = []
         grey = self._mid_grey()
@@ -349,6 +352,22 @@ class Tracker:
                 out.extend(self._rest_beside_arms(frame, small, k, np.isin(labels, list(blocked))))
         self._ahead = [a for a in self._ahead if a.k > k - 4 * self.settle]
         self._unread = [u for u in self._unread if u.next_k > k - 2 * RETRY_FRAMES[-1]]
+        return out + self._unseen_departures(frame.t)
+
+    def _unseen_departures(self, t: float, zone: str | None = None) -> list[TableObservation]:
+        """Row cards gone from their slot LEFT_UNSEEN_S ago (or any, from this zone: another
+        card arrives there) that were not seen to land: told once, so that the referee knows the
+        slot is empty. (Played onto a pile under a hand and covered by the next card at once.)
+        Should one be seen landing later, it is still reported as come from its slot."""
+        out: list[TableObservation] = []
+        for entries in self._left.values():
+            for z, t_left, kn in entries:
+                if (kn.told_gone or not z.startswith("row:")
+                        or (z != zone if zone is not None else t - t_left < LEFT_UNSEEN_S)):
+                    continue
+                kn.told_gone = True
+                out.append(LeftUnseenObs(kn.code, kn.x, kn.y, z, t_left,
+                                         self.layout.seat_of_zone(z)))
         return out
 
     def _rest_beside_arms(self, frame: Frame, small: np.ndarray, k: int,
@@ -1172,6 +1191,7 @@ class Tracker:
                     o.top = False
             self.model.append(kn)
             zone_seat = self.layout.seat_of_zone(kn.zone)
+            out.extend(self._unseen_departures(frame.t, zone=kn.zone))  # its slot was emptied
             if zone_seat is not None and from_zone is None and kn.face_up and kn.code != UNKNOWN:
                 out.append(RevealObs(kn.code, kn.x, kn.y, kn.zone, zone_seat, t_rest))
             else:

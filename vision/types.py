@@ -135,6 +135,20 @@ class TakeBackObs:
 
 
 @dataclass(frozen=True)
+class LeftUnseenObs:
+    """A card left a seat's row slot and was not seen to land (a hand or the next card hid it
+    where it went); t is the first frame in which it was gone from the slot."""
+
+    code: str
+    x_mm: float
+    y_mm: float
+    zone: str
+    t: float
+    seat: int | None = None
+    kind: str = "left_unseen"
+
+
+@dataclass(frozen=True)
 class DealObs:
     """The initial layout, seen once the table was first still and free of hands."""
 
@@ -177,5 +191,5 @@ class TowerFellObs:
     kind: str = "tower_fell"
 
 
-TableObservation = (CardRestObs | RevealObs | TakeBackObs | DealObs | HandOverTableObs | BlockObs
-                    | TowerFellObs)
+TableObservation = (CardRestObs | RevealObs | TakeBackObs | LeftUnseenObs | DealObs
+                    | HandOverTableObs | BlockObs | TowerFellObs)

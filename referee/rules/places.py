@@ -36,7 +36,7 @@ TABLE_AREAS = frozenset(
         "pattern",  # Slap Wacky: pattern group G, position P
         "discard",  # the discard pile (Spite and Malice, Wonky)
         "draw",  # the draw pile / deck
-        "unseen",  # the camera did not see where it came from
+        "unseen",  # the camera did not see where it came from (or, as `to`, where it went)
     }
 )
 AREAS = SEAT_AREAS | TABLE_AREAS

@@ -409,10 +409,36 @@ class WackeeSix(Game):
             else:
                 out.extend(self._row_card(e, seat, st, to, e.source))
             return out
+        if to.area == "unseen" and e.source is not None and e.source.area == "row":
+            if st is None or self.phase == IDLE or self.over:
+                out.append(self._no_round(e, seat))
+            else:
+                out.append(self._left_unseen(e, seat, st, e.source))
+            return out
         out.append(
             self.ignored(e, seat, f"a {card_name(e.card)} at {to} is not judged in Wackee Six")
         )
         return out
+
+    def _left_unseen(self, e: CardPlaced, seat: int, st: _SeatState, src: Place) -> Verdict:
+        """A row card left its slot and the camera did not see it land: the slot is empty (a
+        refill there is no card laid on another), and the card scores once seen on a pile."""
+        name = card_name(e.card)
+        slot = src.index if st.row.get(src.index or 0) == e.card else next(
+            (i for i, held in st.row.items() if held == e.card), None)
+        if slot is None:
+            return self.ignored(e, seat, f"the {name} was not seen in the row")
+        del st.row[slot]
+        self._touch_empty(st, e.t)
+        return self.info(
+            e.t,
+            seat,
+            f"the {name} left row slot {slot} and was not seen to land: it scores once seen on "
+            "a pile",
+            reason="left-unseen",
+            card=e.card,
+            place=f"row:{seat}:{slot}",
+        )
 
     def _lift(
         self, st: _SeatState, seat: int, code: str, src: Place | None
