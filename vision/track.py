@@ -981,10 +981,11 @@ class Tracker:
         return first
 
     def _arrived_index(self, quad: np.ndarray, k_now: int) -> int:
-        """The frame by which the card's place had changed from the reference picture (half of
-        the part that changed at all): it cannot have come to rest there before. (A card laid
-        squarely on one much like it changes little, which the rest test alone may take for a
-        card lying there all along.)"""
+        """The frame by which the card's place had changed from the reference picture (a
+        quarter of the part that changed at all): it cannot have come to rest there before. (A
+        card laid squarely on one much like it changes little, which the rest test alone may
+        take for a card lying there all along.) A quarter, not half: where a hand lay over the
+        card, parts of the reference may have been taken afresh since it landed."""
         if self._fg_since is None or self._last_change is None:
             return 0
         sl, m = self._foot_small(quad)
@@ -992,7 +993,7 @@ class Tracker:
         m = m & (self._last_change[sl] <= k_now - self.settle)
         since = self._fg_since[sl][m]
         since = since[since >= 0]
-        return int(np.percentile(since, 50)) if since.size else 0
+        return int(np.percentile(since, 25)) if since.size else 0
 
     def _seat_of_arm_over(self, quad: np.ndarray, before: int | None = None,
                           span: int = 3) -> int | None:
