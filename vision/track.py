@@ -944,7 +944,13 @@ class Tracker:
         # a slid card shows lines of both signs along much of its outline and print; sensor
         # noise and a shadow's rim only a few scattered pixels (or one sign)
         n = up + dn
-        return up >= 2 and dn >= 2 and n >= 8 and n >= 0.06 * np.count_nonzero(edges)
+        if not (up >= 2 and dn >= 2 and n >= 8 and n >= 0.06 * np.count_nonzero(edges)):
+            return False
+        # a slid card changes its outline and print all round; fingers lifting off a card at
+        # rest change one corner of it only
+        ys, xs = np.nonzero(thin)
+        fy, fx = np.nonzero(foot)
+        return len(set(zip((ys > fy.mean()).tolist(), (xs > fx.mean()).tolist(), strict=True))) >= 2
 
     def _rest_index(self, quad: np.ndarray, k_now: int) -> int:
         """First frame in which the card lay as it lies now (as far as no hand covered it)."""
