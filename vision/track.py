@@ -360,6 +360,10 @@ class Tracker:
         slot is empty. (Played onto a pile under a hand and covered by the next card at once.)
         Should one be seen landing later, it is still reported as come from its slot."""
         out: list[TableObservation] = []
+        for code in [c for c, es in self._left.items() if any(t - e[1] > LEFT_MEMORY_S for e in es)]:
+            self._left[code] = [e for e in self._left[code] if t - e[1] <= LEFT_MEMORY_S]
+            if not self._left[code]:
+                del self._left[code]  # too long ago to be matched with an arrival
         for entries in self._left.values():
             for z, t_left, kn in entries:
                 if (kn.told_gone or not z.startswith("row:")
