@@ -424,6 +424,8 @@ class WackeeSix(Game):
         """A row card left its slot and the camera did not see it land: the slot is empty (a
         refill there is no card laid on another), and the card scores once seen on a pile."""
         name = card_name(e.card)
+        if self._after_play(e.t):
+            return self.ignored(e, seat, f"the {name} left the row after play stopped: not judged")
         slot = src.index if st.row.get(src.index or 0) == e.card else next(
             (i for i, held in st.row.items() if held == e.card), None)
         if slot is None:
