@@ -393,3 +393,15 @@ def test_fingers_lifting_off_a_card_at_rest_are_no_slide():
     fingers = pic.copy()
     fingers[10:30, 18:40] = slid[10:30, 18:40]
     assert tracker._moved_thin(pic, fingers, foot, None) is False
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_card_pushed_a_little_is_not_a_second_copy(seed):
+    """The other side of a copy laid on a card: the card itself pushed a centimetre and turned
+    a little by a hand. Where it lay shows cloth now, not the card: it is the card, moved (a
+    second copy would leave the card below showing beside it)."""
+    seen = _demo_run([TableAction(0.3, "place", 2, "C5", to_mm=(500, 387.5), angle_deg=92.0, land_t=0.8),
+                      TableAction(1.6, "place", 3, "C5", from_zone="centre", to_mm=(510, 392.0),
+                                  angle_deg=100.0, land_t=2.0)],
+                     seed, game="wig-out")
+    assert seen == [("card_rest", "C5")]

@@ -563,7 +563,24 @@ class Tracker:
             return False  # its outline is the card's below: where it lies is not known
         a, b = self.cal.to_table(quad.reshape(4, 2)), self.cal.to_table(kn.quad)
         shift = max(float(np.min(np.hypot(*(b - p).T))) for p in a)  # corner order aside
-        return shift > SAME_POSE_MM and not self._looks_as_before(kn.quad)
+        return (shift > SAME_POSE_MM and not self._looks_as_before(kn.quad)
+                and self._shows_beside(kn.quad, quad) is not False)
+
+    def _shows_beside(self, old: np.ndarray, new: np.ndarray) -> bool | None:
+        """Does the old card still show where the new outline leaves it uncovered (a copy laid
+        on it at another angle), or not (the card itself was pushed there)? None: too little of
+        it is left uncovered to tell."""
+        if self._ref_mid is None or self._mid_now is None:
+            return None
+        foot, box = self._footprint_mid(old, grow=0)
+        on = np.zeros(foot.shape, np.uint8)
+        cv2.fillConvexPoly(on, np.round(new * self.f * 2 - [box[1].start, box[0].start])
+                           .astype(np.int32), 1)
+        side = foot & ~cv2.dilate(on, self._k3).astype(bool)  # clear of the new card's edge
+        if np.count_nonzero(side) < 12:
+            return None
+        then, now = self._ref_mid[box][side], self._mid_now[box][side]
+        return float(np.median(cv2.absdiff(then, now))) < self.rest_threshold
 
     def _try_start(self, frame: Frame, small: np.ndarray, moving: bool) -> list[TableObservation]:
         self._still = 0 if moving else self._still + 1
