@@ -1,4 +1,5 @@
-"""Table tracking: from frames to table observations (cards at rest, reveals, take-backs, hands).
+"""Table tracking: from frames to table observations (cards at rest, reveals, take-backs, row
+cards gone where the camera did not see them land, hands).
 
 How it stays cheap: every frame is shrunk to a small picture (about 320 px wide) and compared
 with the previous one and with a reference picture of the table as last understood. A still
@@ -24,7 +25,10 @@ Times: a card's rest time is the capture time of the first frame in which it lay
 now. A short history of half-width grey pictures is kept; going back from the frame that
 settled it, each picture is compared with the current one over the card's footprint: broad
 changes (hands, shadows) are left out, thin changes on the card's edges and print (both darker
-and brighter) mean it was still sliding. Frames in which a hand hides most of it are skipped.
+and brighter) mean it was still sliding, unless they lie in one corner only (fingers lifting
+off it). Frames in which a hand hides most of it are skipped. A read of a card's own code
+where it lies is that card again, unless an arm lay over it and the outline now lies elsewhere
+with the card below still showing beside it: then it is a copy laid on it (a Wig Out pile).
 Seats: a card that was seen in a seat zone before carries that zone (from_zone) and seat (when
 it can be that card: players' decks repeat codes, and no card moves into another seat's zone);
 otherwise the seat of the arm whose blob covered it most in the frames up to its rest.
