@@ -125,11 +125,14 @@ def camera_answers(header: MatchHeader, events: list[Event]) -> list[Event]:
 
 def add_answers(rounds: list[RoundPlan], answers: list[Event]) -> None:
     """Put dashboard entries into the rounds they fall in, in time order."""
+    touched = set()
     for a in answers:
-        plan = next((r for r in reversed(rounds) if r.deal.t <= a.t), None)
-        if plan is not None:
-            plan.events.append(a)
-            plan.events.sort(key=lambda e: e.t)
+        i = next((i for i in range(len(rounds) - 1, -1, -1) if rounds[i].deal.t <= a.t), None)
+        if i is not None:
+            rounds[i].events.append(a)
+            touched.add(i)
+    for i in touched:
+        rounds[i].events.sort(key=lambda e: e.t)
 
 
 def seats_for(n: int) -> list[dict[str, str]]:
