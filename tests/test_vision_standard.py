@@ -165,3 +165,47 @@ def test_ink_maps_match_the_plain_numpy_formula() -> None:
     np.testing.assert_allclose(dark, np.clip(1.0 - lo / np.maximum(bg, 0.2), 0.0, 1.0), atol=1e-5)
     np.testing.assert_allclose(red, wb[:, :, 2] - np.maximum(wb[:, :, 0], wb[:, :, 1]), atol=1e-5)
     assert red[dark > 0.5].mean() > 0.15  # the red index and pips read as red ink
+
+
+BLACK = ["2S", "2C", "3S", "3C", "5S", "5C", "6S", "6C", "8S", "8C", "9S", "9C", "10S", "10C"]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_spades_and_clubs_told_apart_on_small_blurred_cards(seed: int) -> None:
+    """A card about 90 px wide on a soft camera: its pips' silhouettes are blobs that correlate
+    alike with a spade and a club; their grey-level shape (vision/decks/suit_shapes.py) still
+    tells them apart. The reader may leave a card unknown, never read the other suit."""
+    from vision.identify import identify_region
+
+    deck = get_deck("standard")
+    rng = np.random.default_rng(seed)
+    comp = Composer(1400, 700, cloth=(40, 70, 45), rng=rng)
+    quads = []
+    for i, code in enumerate(BLACK):
+        q = card_quad(110 + (i % 7) * 195, 180 + (i // 7) * 340, float(rng.uniform(0, 360)), 128)
+        comp.add_card(deck, code, q)
+        quads.append(q)
+    img = comp.finish(blur=1.2, noise=2.5, gradient=0.1).image
+    got = [identify_region(img, q, deck).code for q in quads]
+    wrong = [(c, g) for c, g in zip(BLACK, got, strict=True) if g not in (c, UNKNOWN)]
+    assert not wrong, f"misread: {wrong}"
+    right = sum(c == g for c, g in zip(BLACK, got, strict=True))
+    assert right >= len(BLACK) - 2, f"read only {right} of {len(BLACK)}: {got}"
+
+
+def test_pips_must_lie_as_a_number_cards_do() -> None:
+    """A court picture broken into a letter and a suit is not the 2 its two blobs would count;
+    nor are the pips left showing on a card half under a pale one the card's number."""
+    from vision.decks.index_reader import CARD_H_MM, CARD_W_MM, S, _Blob, _pip_layout
+
+    w, h = round(CARD_W_MM * S), round(CARD_H_MM * S)
+
+    def blob(x_mm: float, y_mm: float, size_mm: float = 9.5) -> _Blob:
+        r = size_mm * S / 2
+        return _Blob(round(x_mm * S - r), round(y_mm * S - r), round(x_mm * S + r), round(y_mm * S + r), 1, 1)
+
+    assert _pip_layout([blob(x, y) for x, y in _PIPS["2"]], w, h)
+    assert _pip_layout([blob(x, y) for x, y in _PIPS["7"]], w, h)
+    assert _pip_layout([blob(31.75, 44.45, 16)], w, h)
+    assert not _pip_layout([blob(31.75, 34, 20), blob(31.75, 60, 14)], w, h)  # a court panel
+    assert not _pip_layout([blob(x, y) for x, y in _PIPS["8"] if y < 40], w, h)  # the top half of an 8

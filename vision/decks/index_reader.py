@@ -7,19 +7,25 @@ number of pips in the middle of the card (or the presence of a court picture).
 
 Nothing here is tuned to one deck. Rank glyphs are compared with templates rendered from several
 fonts (DejaVu and Liberation via Pillow when present, OpenCV's Hershey fonts always), each
-stretched to a common box, plus the glyph's aspect ratio; suits by shape templates (font suit
-symbols and our vector suits) and by ink colour (red: hearts, diamonds; black: spades, clubs).
+stretched to a common box, plus the glyph's aspect ratio; suits by ink colour (red: hearts,
+diamonds; black: spades, clubs), then by their silhouettes against shape templates (font suit
+symbols and our vector suits) and, where the symbols are large enough on the camera's picture,
+by their grey-level shape (vision/decks/suit_shapes.py): a small spade's silhouette and a small
+club's are too alike to be sure of, so without the grey-level shape a black suit is never sure.
+A card's pips are counted only where they lie as a number card's do (_pip_layout).
 The index is read in every corner the card may carry it (either diagonal, since under strong
 perspective the quad's long side is not known for sure), and the best-read corner wins.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
 import numpy as np
+
+from vision.decks import suit_shapes
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -31,6 +37,10 @@ CARD_W_MM, CARD_H_MM = 63.5, 88.9
 GW, GH = 20, 28  # rank glyphs are compared at this size
 SW, SH = 32, 32  # suit symbols are compared at this size
 ZONE_W_MM, ZONE_H_MM = 14.0, 32.0  # the index lives in this corner box
+SHAPE_DOUBT = 6.0  # a card's suit_shapes score (see _decide) this low decides nothing (wrong suits reached 5.1) ...
+SHAPE_SURE = 5.0  # ... and this much above it makes the suit sure
+SILHOUETTE_VETO = 0.8  # silhouettes this sure of a suit overrule a grey-level shape that says another
+SILHOUETTE_BLACK = 0.45  # the most a spade or club read from its silhouette alone is trusted
 OCCLUDER_MM = 8.0  # ink from the card's edge this thick on average (area / length) covers it
 
 _FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSans.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSerif.ttf",
@@ -279,10 +289,12 @@ class _CornerRead:
     suits: dict[str, float]
     red: float  # ink redness of the index (> 0.15 red)
     quality: float  # how index-like the layout looked (0..1)
+    shapes: tuple[np.ndarray, ...] = ()  # suit_shapes log-likelihoods of its suit symbol(s)
 
 
-def _read_corner(dark: np.ndarray, red: np.ndarray) -> _CornerRead | None:
-    """Read the index in the top-left corner of an upright card picture."""
+def _read_corner(dark: np.ndarray, red: np.ndarray, cam_px: float) -> _CornerRead | None:
+    """Read the index in the top-left corner of an upright card picture (cam_px: the
+    picture's pixels per camera pixel)."""
     zw, zh = int(ZONE_W_MM * S), int(ZONE_H_MM * S)
     d = dark[:zh, :zw]
     rr = red[:zh, :zw]
@@ -319,16 +331,19 @@ def _read_corner(dark: np.ndarray, red: np.ndarray) -> _CornerRead | None:
     suit_sc = {s: -1.0 for s in SUITS}
     ink_lbls = [b.label for b in parts]
     quality = 0.5
+    shapes: tuple[np.ndarray, ...] = ()
     if below:
         sb = min(below, key=lambda b: b.y0)
         suit_sc = _classify((lab[sb.y0:sb.y1, sb.x0:sb.x1] == sb.label).astype(np.float32),
                             suit_bank(), SW, SH, SUITS, 0.5)
+        ev = suit_shapes.evidence(d, (sb.x0, sb.y0, sb.x1, sb.y1), cam_px)
+        shapes = () if ev is None else (ev,)
         ink_lbls.append(sb.label)
         quality = 1.0
     sub = (slice(y0, zh), slice(0, zw))
     inkpx = np.isin(lab[sub], ink_lbls)
     redness = float(np.median(rr[sub][inkpx])) if inkpx.any() else 0.0
-    return _CornerRead(rank_sc, suit_sc, redness, quality)
+    return _CornerRead(rank_sc, suit_sc, redness, quality, shapes)
 
 
 @dataclass(frozen=True)
@@ -336,10 +351,28 @@ class _Pips:
     rank: str | None  # "A".."10", "court" or None
     suits: dict[str, float]
     red: float
+    shapes: tuple[np.ndarray, ...] = ()  # suit_shapes log-likelihoods of each pip large enough
 
 
-def _read_pips(dark: np.ndarray, red: np.ndarray) -> _Pips:
-    """Count the pips in the middle of the card (index corners left out), or spot a picture."""
+PIP_SPAN = 0.4  # the pips of a 2 to 10 reach from the top row to the bottom one: this share of the card at least
+PIP_CENTRE = 0.12  # ... and centre on the card's middle, within this share of its height
+
+
+def _pip_layout(pips: list[_Blob], w: int, h: int) -> bool:
+    """Do these blobs lie as a number card's pips do? Every deck lays them out alike: an ace's
+    in the middle, from the 2 up a top row and a bottom row, the rest between, all balanced
+    about the middle. A court card's picture broken into a few blobs, or a card half hidden
+    under a pale one (its hidden pips do not count), fails this."""
+    cx = np.array([(b.x0 + b.x1) / 2 for b in pips])
+    cy = np.array([(b.y0 + b.y1) / 2 for b in pips])
+    if abs(float(cx.mean()) - w / 2) > PIP_CENTRE * h or abs(float(cy.mean()) - h / 2) > PIP_CENTRE * h:
+        return False
+    return len(pips) == 1 or float(cy.max() - cy.min()) >= PIP_SPAN * h
+
+
+def _read_pips(dark: np.ndarray, red: np.ndarray, cam_px: float) -> _Pips:
+    """Count the pips in the middle of the card (index corners left out), or spot a picture
+    (cam_px: the picture's pixels per camera pixel)."""
     h, w = dark.shape
     m = int(2.5 * S)
     mask = np.zeros(dark.shape, bool)
@@ -369,18 +402,22 @@ def _read_pips(dark: np.ndarray, red: np.ndarray) -> _Pips:
     med = float(np.median(areas))
     pips = [b for b in blobs if 0.45 * med <= b.area <= 2.2 * med and b.w < 22 * S and b.h < 26 * S]
     n = len(pips)
-    if n != len(blobs) or n == 0 or n > 10:
+    if n != len(blobs) or n == 0 or n > 10 or not _pip_layout(pips, w, h):
         return none
     bank = suit_bank(True)
     votes = {s: 0.0 for s in SUITS}
     reds = []
+    shapes: list[np.ndarray] = []
     for b in pips:
         g = (lab[b.y0:b.y1, b.x0:b.x1] == b.label).astype(np.float32)
         sc = _classify(g, bank, SW, SH, SUITS, 0.5)
         for s in SUITS:
             votes[s] += sc[s] / n
         reds.append(float(np.median(red[b.y0:b.y1, b.x0:b.x1][g > 0])))
-    return _Pips(PIP_RANK[n], votes, float(np.median(reds)))
+        ev = suit_shapes.evidence(dark, (b.x0, b.y0, b.x1, b.y1), cam_px)
+        if ev is not None:
+            shapes.append(ev)
+    return _Pips(PIP_RANK[n], votes, float(np.median(reds)), tuple(shapes))
 
 
 # ------------------------------------------------------------------ combining
@@ -415,9 +452,28 @@ def _decide(cr: _CornerRead, pips: _Pips) -> tuple[str, float]:
     use_pips = pips.rank not in (None, "court")
     is_red = (cr.red + (pips.red if use_pips else cr.red)) / 2 > 0.15
     allowed = RED if is_red else ("S", "C")
+    # the suit by the symbols' silhouettes (reliable for hearts against diamonds, not for small
+    # spades against clubs) and, where they are large enough, by their grey-level shape
     suits = {s: cr.suits[s] + (pips.suits[s] if use_pips else cr.suits[s]) for s in allowed}
     suit, s_best, s_margin = _margin(suits)
     conf_s = float(np.clip(s_margin / 0.1, 0, 1) * np.clip((s_best / 2 - 0.4) / 0.2, 0, 1))
+    shapes = cr.shapes + (pips.shapes if use_pips else ())
+    if shapes:
+        # per symbol, how much likelier the one suit than the other; the symbols of one card
+        # share its blur and print, so they are not independent witnesses: their mean counts,
+        # by the square root of how many agree on it
+        a, b = (SUITS.index(s) for s in allowed)
+        d = np.array([float(v[a] - v[b]) for v in shapes])
+        score = float(d.mean()) * float(np.sqrt(len(d)))
+        by_shape, shape_margin = (allowed[0] if score > 0 else allowed[1]), abs(score)
+        if by_shape != suit and conf_s >= SILHOUETTE_VETO:  # clear silhouettes against it: a
+            conf_s = 0.0  # quad across two cards, or symbols sheared by a quad off the card
+        elif shape_margin >= SHAPE_DOUBT:  # the shape decides
+            suit, conf_s = by_shape, float(np.clip((shape_margin - SHAPE_DOUBT) / SHAPE_SURE, 0, 1))
+        elif by_shape != suit:  # two weak witnesses that disagree
+            conf_s = 0.0
+    elif not is_red:  # spades and clubs too small to read their shape: silhouettes alone are not enough
+        conf_s = min(conf_s, SILHOUETTE_BLACK)
     conf = min(conf_r, conf_s) * cr.quality
     return rank + suit, conf
 
@@ -440,14 +496,26 @@ def read_index(image: np.ndarray, corners: np.ndarray) -> IndexRead | None:
         card = _rectify(image, qk)
         white = _white(card)
         dark, red = _ink(card, white)
-        pips = _read_pips(dark, red)
-        for turn in (0, 2):  # index in the top-left, or in the bottom-right (card upside down)
-            dk = dark if turn == 0 else dark[::-1, ::-1]
-            rk = red if turn == 0 else red[::-1, ::-1]
-            cr = _read_corner(dk, rk)
+        dk_ = np.linalg.norm(qk - np.roll(qk, -1, axis=0), axis=1)
+        cam_px = S * CARD_W_MM / max((dk_[0] + dk_[2]) / 2, 1.0)  # picture px per camera px
+        pips = _read_pips(dark, red, cam_px)
+        # the index in the top-left, or in the bottom-right (card upside down)
+        crs = [_read_corner(dark, red, cam_px), _read_corner(dark[::-1, ::-1], red[::-1, ::-1], cam_px)]
+        for turn, cr in zip((0, 2), crs, strict=True):
             if cr is None:
                 continue
-            code, conf = _decide(cr, pips)
+            code, conf = _decide(_with_other_corner(cr, crs[1 - turn // 2]), pips)
             if best is None or conf > best.confidence:
                 best = IndexRead(code, round(conf, 4), 90 * ((k + turn) % 4))
     return best
+
+
+def _with_other_corner(cr: _CornerRead, other: _CornerRead | None) -> _CornerRead:
+    """cr with the other corner's suit symbol added to its suit evidence, where the other
+    corner reads the same rank: both indices of a card carry its suit, and a court card has no
+    pips to add theirs."""
+    if not cr.shapes or other is None or not other.shapes:
+        return cr
+    if _margin(cr.ranks)[0] != _margin(other.ranks)[0]:
+        return cr
+    return replace(cr, shapes=cr.shapes + other.shapes)
