@@ -496,8 +496,8 @@ def read_index(image: np.ndarray, corners: np.ndarray) -> IndexRead | None:
         card = _rectify(image, qk)
         white = _white(card)
         dark, red = _ink(card, white)
-        dk_ = np.linalg.norm(qk - np.roll(qk, -1, axis=0), axis=1)
-        cam_px = S * CARD_W_MM / max((dk_[0] + dk_[2]) / 2, 1.0)  # picture px per camera px
+        short = (d[k] + d[(k + 2) % 4]) / 2  # the card's width in camera px
+        cam_px = S * CARD_W_MM / max(float(short), 1.0)  # picture px per camera px
         pips = _read_pips(dark, red, cam_px)
         # the index in the top-left, or in the bottom-right (card upside down)
         crs = [_read_corner(dark, red, cam_px), _read_corner(dark[::-1, ::-1], red[::-1, ::-1], cam_px)]
