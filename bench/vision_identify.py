@@ -9,9 +9,12 @@ Scored: the resting top cards (truth top=True) with at least 50 % visible; a car
 when a detection near its centre has its code (a back: face down with its colour), "wrong" when
 a detection there has another code (or colour), else "unknown". Reported per deck, also split
 into clear cards (>= 95 % visible) and covered ones (50-95 %). "phantom_conf_ge_0.9": confident
-detections that match no card of the scene with that code. identify_region is also run on every
-scored card's true quad, jittered by ~2 px and started at a random corner (what the tracker
-passes), and timed per call; identify() is timed per full frame. Medians, one thread.
+detections that match no card of the scene with that code. "identify_misses_by_cause": of the
+cards identify() did not read right, those with no candidate quad (detect.find_candidates) whose
+corners all lie within 10 % of the card's short side of the truth, and those with one.
+identify_region is also run on every scored card's true quad, jittered by ~2 px and started at
+a random corner (what the tracker passes), and timed per call; identify() is timed per full
+frame. Medians, one thread.
 
 A larger --scale renders the same tables on a larger frame (a closer or finer camera): at 1.0
 the cards are about 50 to 70 px wide, at 2.0 about 100 to 140.
@@ -34,11 +37,19 @@ import numpy as np  # noqa: E402
 
 from vision.decks import builtin_names, get_deck  # noqa: E402
 from vision.decks.compose import table_scene  # noqa: E402
+from vision.detect import find_candidates  # noqa: E402
 from vision.identify import identify, identify_region  # noqa: E402
 from vision.types import UNKNOWN  # noqa: E402
 
 MIN_VISIBLE = 0.5
 HI = 0.9
+NEAR_QUAD = 0.1  # a candidate quad whose corners all lie within this share of the card's short side
+
+
+def _corner_gap(a: np.ndarray, b: np.ndarray) -> float:
+    """Largest corner distance between two quads, over the starts and directions of b."""
+    return min(float(np.linalg.norm(a - np.roll(bb, r, axis=0), axis=1).max())
+               for bb in (b, b[::-1]) for r in range(4))
 
 
 def _verdict(card, dets) -> tuple[str, bool]:
@@ -88,6 +99,9 @@ def run_deck(name: str, scenes: int, seed: int, fail_dir: Path | None, scale: fl
     t_full: list[float] = []
     t_region: list[float] = []
     phantom = dets_total = 0
+    # why a card was not read right: no candidate quad near its outline (the detector), or one
+    # near it that the reader did not read right (or that identify() dropped)
+    causes = {"no_quad_near": 0, "quad_near_not_read": 0}
     size = {"width": round(1920 * scale), "height": round(1080 * scale)}
     warm = table_scene(deck, rng, **size)
     identify(warm.image, deck)  # build the templates outside the timing
@@ -98,6 +112,7 @@ def run_deck(name: str, scenes: int, seed: int, fail_dir: Path | None, scale: fl
         dets = identify(img, deck)
         t_full.append(time.perf_counter() - t0)
         dets_total += len(dets)
+        cand_quads = [c.corners for c in find_candidates(img)]
         centres = np.array([np.mean(d.corners, axis=0) for d in dets]) if dets else np.zeros((0, 2))
         for d, c in zip(dets, centres, strict=True):  # confident reads of nothing in the scene
             if d.confidence < HI or (d.face_up and d.code == UNKNOWN):
@@ -120,6 +135,9 @@ def run_deck(name: str, scenes: int, seed: int, fail_dir: Path | None, scale: fl
             near = [d for d, c in zip(dets, centres, strict=True) if np.linalg.norm(c - cc) < 0.3 * short]
             v, hi = _verdict(card, near)
             full.add(v, hi)
+            if v != "right":
+                gap = min((_corner_gap(q, c) for c in cand_quads), default=np.inf)
+                causes["quad_near_not_read" if gap <= NEAR_QUAD * short else "no_quad_near"] += 1
             (clear if card.visible >= 0.95 else covered).add(v, hi)
             jq = np.roll(q + rng.normal(0, 1.5, q.shape).astype(np.float32), int(rng.integers(4)), axis=0)
             t0 = time.perf_counter()
@@ -139,6 +157,7 @@ def run_deck(name: str, scenes: int, seed: int, fail_dir: Path | None, scale: fl
                 cv2.imwrite(str(fail_dir / fn.replace("/", "_")), img[y0:y1, x0:x1])
     return {"deck": name, "scenes": scenes, "frame": [size["width"], size["height"]], "identify": full.report(), "identify_clear": clear.report(),
             "identify_covered": covered.report(), "identify_region": region.report(), "identify_region_clear": region_clear.report(),
+            "identify_misses_by_cause": causes,
             "phantom_conf_ge_0.9": phantom, "detections": dets_total,
             "identify_region_ms_median": round(1000 * float(np.median(t_region)), 2),
             "identify_full_frame_ms_median": round(1000 * float(np.median(t_full)), 1)}
