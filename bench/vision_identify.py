@@ -37,19 +37,13 @@ import numpy as np  # noqa: E402
 
 from vision.decks import builtin_names, get_deck  # noqa: E402
 from vision.decks.compose import table_scene  # noqa: E402
-from vision.detect import find_candidates  # noqa: E402
+from vision.detect import corner_gap, find_candidates  # noqa: E402
 from vision.identify import identify, identify_region  # noqa: E402
 from vision.types import UNKNOWN  # noqa: E402
 
 MIN_VISIBLE = 0.5
 HI = 0.9
 NEAR_QUAD = 0.1  # a candidate quad whose corners all lie within this share of the card's short side
-
-
-def _corner_gap(a: np.ndarray, b: np.ndarray) -> float:
-    """Largest corner distance between two quads, over the starts and directions of b."""
-    return min(float(np.linalg.norm(a - np.roll(bb, r, axis=0), axis=1).max())
-               for bb in (b, b[::-1]) for r in range(4))
 
 
 def _verdict(card, dets) -> tuple[str, bool]:
@@ -112,7 +106,7 @@ def run_deck(name: str, scenes: int, seed: int, fail_dir: Path | None, scale: fl
         dets = identify(img, deck)
         t_full.append(time.perf_counter() - t0)
         dets_total += len(dets)
-        cand_quads = [c.corners for c in find_candidates(img)]
+        cand_quads = None  # the candidates identify() read, found again at the scene's first miss
         centres = np.array([np.mean(d.corners, axis=0) for d in dets]) if dets else np.zeros((0, 2))
         for d, c in zip(dets, centres, strict=True):  # confident reads of nothing in the scene
             if d.confidence < HI or (d.face_up and d.code == UNKNOWN):
@@ -136,7 +130,9 @@ def run_deck(name: str, scenes: int, seed: int, fail_dir: Path | None, scale: fl
             v, hi = _verdict(card, near)
             full.add(v, hi)
             if v != "right":
-                gap = min((_corner_gap(q, c) for c in cand_quads), default=np.inf)
+                if cand_quads is None:
+                    cand_quads = [c.corners for c in find_candidates(img)]
+                gap = min((corner_gap(q, c) for c in cand_quads), default=np.inf)
                 causes["quad_near_not_read" if gap <= NEAR_QUAD * short else "no_quad_near"] += 1
             (clear if card.visible >= 0.95 else covered).add(v, hi)
             jq = np.roll(q + rng.normal(0, 1.5, q.shape).astype(np.float32), int(rng.integers(4)), axis=0)

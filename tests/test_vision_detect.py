@@ -8,17 +8,9 @@ import numpy as np
 import pytest
 
 from vision.decks import get_deck
-from vision.detect import EdgeMap, find_candidates, fit_sides, side_support
+from vision.detect import EdgeMap, corner_gap, find_candidates, fit_sides, side_support
 from vision.identify import identify
 from vision.render import CameraSpec, CardPose, Look, render
-
-
-def _qdist(a: np.ndarray, b: np.ndarray) -> float:
-    """Largest corner distance between two quads, over the starts and directions of b."""
-    a = np.asarray(a, np.float32).reshape(4, 2)
-    b = np.asarray(b, np.float32).reshape(4, 2)
-    return min(float(np.linalg.norm(a - np.roll(bb, r, axis=0), axis=1).max())
-               for bb in (b, b[::-1]) for r in range(4))
 
 
 def _scene():
@@ -44,7 +36,7 @@ def test_single_cards_are_found_within_a_few_px() -> None:
     singles = [c for c in res.cards if c.code in ("R1", "R2")]
     assert len(singles) == 2
     for card in singles:  # one nearer the camera than the other
-        d = min(_qdist(np.array(card.corners_px, np.float32), c.corners) for c in cands)
+        d = min(corner_gap(np.array(card.corners_px, np.float32), c.corners) for c in cands)
         assert d <= 4.0, (card.code, d)
 
 
@@ -54,7 +46,7 @@ def test_top_cards_of_pile_and_fan_quads_within_a_few_px() -> None:
     deck, res = _scene()
     cands = find_candidates(res.image)
     for card in [c for c in res.cards if c.top and c.visible >= 0.5]:
-        d = min(_qdist(np.array(card.corners_px, np.float32), c.corners) for c in cands)
+        d = min(corner_gap(np.array(card.corners_px, np.float32), c.corners) for c in cands)
         assert d <= 4.0, (card.code, d)
     codes = {d.code for d in identify(res.image, deck)}
     assert all(c.code in codes for c in res.cards if c.top and c.visible >= 0.5)
@@ -68,8 +60,8 @@ def test_fit_sides_sharpens_a_quad_a_few_px_off() -> None:
     rng = np.random.default_rng(0)
     off = truth + rng.uniform(-2.5, 2.5, truth.shape).astype(np.float32)
     q, share = fit_sides(em, off)
-    assert _qdist(truth, q) < _qdist(truth, off)
-    assert _qdist(truth, q) <= 2.0
+    assert corner_gap(truth, q) < corner_gap(truth, off)
+    assert corner_gap(truth, q) <= 2.0
     assert share.min() >= 0.8
     # a quad over bare cloth has no outline
     assert side_support(em, truth + np.array([0.0, 400.0], np.float32)).max() < 0.3
@@ -96,8 +88,8 @@ def test_fit_edges_brings_back_a_quad_off_along_both_image_axes() -> None:
         for off in ((4, -6), (-5, -5), (6, 4)):
             q0 = truth + np.float32(off)
             q, _ = fit_edges(EdgeMap.around(img, q0, 0.45), q0, max_shift=0.15, rounds=3)
-            left.append(_qdist(truth, q))
-            before.append(_qdist(truth, q0))
+            left.append(corner_gap(truth, q))
+            before.append(corner_gap(truth, q0))
     assert float(np.median(left)) <= 3.0, np.round(left, 1)
     assert float(np.median(left)) < 0.5 * float(np.median(before))
 
@@ -122,7 +114,7 @@ def test_part_of_a_card_melting_into_the_cloth_gives_a_whole_card_hypothesis() -
         half = ((half - half.mean(axis=0)) * 1.03 + half.mean(axis=0)).astype(np.int32)
         cv2.fillConvexPoly(comp.img, half, cloth)
         cands = find_candidates(comp.finish(blur=0.8, noise=2.0).image)
-        near = [c for c in cands if _qdist(t, c.corners) <= 0.12 * 110]
-        assert near, (seed, min(_qdist(t, c.corners) for c in cands))
+        near = [c for c in cands if corner_gap(t, c.corners) <= 0.12 * 110]
+        assert near, (seed, min(corner_gap(t, c.corners) for c in cands))
         assert not any(c.single and np.linalg.norm(c.corners.mean(axis=0) - t.mean(axis=0)) < 0.3 * 110
-                       for c in cands if _qdist(t, c.corners) > 0.12 * 110)
+                       for c in cands if corner_gap(t, c.corners) > 0.12 * 110)

@@ -121,6 +121,15 @@ def foreground_mask(small: np.ndarray, cloth: Cloth | None = None) -> np.ndarray
     return mask
 
 
+def corner_gap(a: np.ndarray, b: np.ndarray) -> float:
+    """Largest corner distance between two quads, over the starts and directions of b (how far a
+    found quad is from a true outline)."""
+    a = np.asarray(a, np.float32).reshape(4, 2)
+    b = np.asarray(b, np.float32).reshape(4, 2)
+    return min(float(np.linalg.norm(a - np.roll(bb, r, axis=0), axis=1).max())
+               for bb in (b, b[::-1]) for r in range(4))
+
+
 def _intersect(l1: np.ndarray, l2: np.ndarray) -> np.ndarray | None:
     (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = l1, l2
     den = vx1 * vy2 - vy1 * vx2
