@@ -305,3 +305,24 @@ def test_settle_two_reads_of_one_card_on_two_outlines() -> None:
     assert settle(again, sure) == sure  # the same card: the surer read
     plain = Detection("7", q, 0.8)  # a reader that measures no fit: the surer read
     assert settle(plain, again) == plain
+
+
+@pytest.mark.parametrize("code", ["4S", "10H"])
+def test_a_card_outranks_a_rectangle_over_half_of_it(code: str) -> None:
+    # half a card cut across its long side is itself card-shaped, and the half of a four of
+    # spades shows an index and two pips (a two of spades, on a real deck): of two sure reads
+    # of one place, the one whose outline shows on every side must stand
+    from vision.identify import BEST_RANK, _rank, _read_region
+
+    deck = get_deck("standard")
+    comp = Composer(500, 400, rng=np.random.default_rng(0))
+    q = card_quad(250, 200, 100, L)
+    comp.add_card(deck, code, q)
+    image = comp.finish(noise=2.0).image
+    half = np.array([q[0], q[1], (q[1] + q[2]) / 2, (q[0] + q[3]) / 2], np.float32)
+    ranks = []
+    for quad in (q, half):
+        det, m = _read_region(image, quad, deck, refine=False, search=False, strict=True)
+        ranks.append(_rank(image, np.array(det.corners, np.float32), det, m))
+    assert ranks[0] == BEST_RANK
+    assert ranks[1] < 2  # no outline along the cut across the card

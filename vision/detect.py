@@ -21,6 +21,7 @@ Corners are returned in full-image pixels, clockwise (image y down), starting an
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -647,6 +648,8 @@ def _local_long(lens: np.ndarray, centres: np.ndarray, at: np.ndarray) -> float:
     return float(np.percentile(lens[near], 75))
 
 
+SEEDS_PER_CARD = 2  # rectangles fitted per card the blob's area could hold
+TURN_APART = math.radians(10)  # seeds turned less than this from each other are one
 PART_OF_CARD = 0.8  # a clean quad whose long side is shorter than this share of a card's is part of one
 
 
@@ -682,14 +685,30 @@ def _directions(ang: np.ndarray, mag: np.ndarray, strong: np.ndarray, most: int 
     return [(i + 0.5) * (np.pi / 2) / 45 for i in peaks[:most]]
 
 
+def _turn_apart(a: float, b: float) -> float:
+    """How far apart two rectangles' turns are (radians; a rectangle turned half round is itself)."""
+    d = abs(a - b) % math.pi
+    return min(d, math.pi - d)
+
+
+def _turn(q: np.ndarray) -> float:
+    """The direction of a quad's long side (radians), whichever corner it starts at."""
+    d0, d1 = q[1] - q[0], q[2] - q[1]
+    d = d0 if np.hypot(*d0) >= np.hypot(*d1) else d1
+    return math.atan2(float(d[1]), float(d[0]))
+
+
 def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
                 f: float) -> list[np.ndarray]:
     """Card rectangles in a blob of several overlapping cards (a pile, a fan, a card under a hand).
 
     The top card of a pile shows its whole outline: search the blob for card-sized rectangles
     (on a grid of centres inside it, at the dominant edge directions around each) with edges
-    along all four sides, best first, then sharpen each with fit_edges and fit_sides. Returns
-    full-image quads, those with more of their outline showing first, duplicates dropped."""
+    along all four sides, best first, then sharpen each with fit_edges and fit_sides. At one
+    place, rectangles turned apart are kept as separate seeds: a pile's cards share their
+    centre, and the best-scored rectangle there often follows the card below. Returns full-image
+    quads, those with more of their outline showing first, duplicates (same place and turn)
+    dropped."""
     x, y, bw, bh = cv2.boundingRect(cnt)
     pad = int(0.25 * long_px * f) + 3
     box = (int((x - pad) / f), int((y - pad) / f), int((x + bw + pad) / f), int((y + bh + pad) / f))
@@ -735,13 +754,17 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
     order = np.argsort(-sc)
     n_max = int(cv2.contourArea(cnt) / (f * f * hw * hh * 4) * 1.5) + 2
     seeds: list[np.ndarray] = []
+    starts: list[tuple[float, float, float]] = []  # centre and angle of each seed
     best = float(sc[order[0]])
-    for i in order:
-        if len(seeds) >= n_max or sc[i] < 0.45 * best:
+    for i in order:  # at one place, rectangles of another turn are other seeds: the best-scored
+        # there may follow the card below (a pile's cards share their centre)
+        if len(seeds) >= SEEDS_PER_CARD * n_max or sc[i] < 0.45 * best:
             break
         cx, cy, th = cands[i]
-        if any(np.linalg.norm(np.array([cx, cy]) - q.mean(axis=0)) < 0.3 * hw for q in seeds):
+        if any(math.hypot(cx - sx, cy - sy) < 0.3 * hw and _turn_apart(th, st) < TURN_APART
+               for sx, sy, st in starts):
             continue
+        starts.append((cx, cy, th))
         u = np.array([np.cos(th), np.sin(th)]) * hw
         v = np.array([-np.sin(th), np.cos(th)]) * hh
         c = np.array([cx, cy])
@@ -752,19 +775,18 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
     seeds += [(q + off) / f for q in _corner_hypotheses(poly - off, 2 * hw * f, 2 * hh * f, blob)]
     fitted: list[np.ndarray] = []
     for q0 in seeds:
-        if any(np.linalg.norm(q0.mean(axis=0) - o.mean(axis=0)) < 0.12 * hw for o in fitted):
-            continue
-        q, _ = fit_edges(em, q0, max_shift=0.15, rounds=2)
-        if any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.2 * hw for o in fitted):
-            continue
-        fitted.append(order_clockwise(q))
+        q = order_clockwise(fit_edges(em, q0, max_shift=0.15, rounds=2)[0])
+        if not any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.2 * hw
+                   and _turn_apart(_turn(q), _turn(o)) < TURN_APART for o in fitted):
+            fitted.append(q)
     if not fitted:
         return []
     qs, shares = fit_sides_many(em, np.array(fitted))
     out: list[np.ndarray] = []
     for i in np.argsort(-shares.mean(axis=1), kind="stable"):  # best outline support first
         q = qs[i]
-        if not any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.2 * hw for o in out):
+        if not any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.2 * hw
+                   and _turn_apart(_turn(q), _turn(o)) < TURN_APART for o in out):
             out.append(order_clockwise(q))
     return out
 

@@ -49,7 +49,14 @@ import cv2
 import numpy as np
 
 from vision.decks import Deck
-from vision.detect import EdgeMap, find_candidates, find_cards, fit_edges, order_clockwise
+from vision.detect import (
+    EdgeMap,
+    find_candidates,
+    find_cards,
+    fit_edges,
+    order_clockwise,
+    side_support,
+)
 from vision.types import UNKNOWN, Detection
 
 __all__ = ["identify", "identify_region", "settle", "find_cards", "read_image", "UnreadableImageError",
@@ -820,24 +827,64 @@ def _mostly_known(corners: np.ndarray, known: list[np.ndarray]) -> bool:
     return sum(any(_inside(tuple(p), kq) for kq in known) for p in pts) >= 3
 
 
+def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
+    """Two outlines of one card: the centre of either lies inside the other."""
+    return _inside(tuple(a.mean(axis=0)), b) or _inside(tuple(b.mean(axis=0)), a)
+
+
+OUTLINE_SHOWS = 0.25  # share of its weakest side along which a hypothesis's outline must show
+BEST_RANK = 3
+
+
+def _rank(image: np.ndarray, q: np.ndarray, det: Detection, m: _Match) -> int:
+    """How much a sure read of a blob hypothesis is to be trusted over another of the same place,
+    0 to BEST_RANK: +2 when the image shows an outline along every side of the quad (a rectangle
+    over part of a card and the cloth or the card beside it has a side across paper with no edge
+    along it, and can read as another card surely: the left half of a four of spades is a two of
+    spades); +1 when the templates name the card read (not the corner index alone: a quad on the
+    card below a pile's top card shows that card's index in its corner, and the top card in the
+    rest of it)."""
+    shows = float(side_support(EdgeMap.around(image, q, 0.25), q).min()) >= OUTLINE_SHOWS
+    return 2 * shows + (m.code == det.code)
+
+
 def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
              known: list[np.ndarray] | None = None) -> list[Detection]:
     """Every card face and back on the table (top cards of piles, fanned cards, covered cards).
 
     A card-shaped thing that cannot be read is reported with code UNKNOWN (face up, back None).
-    Hypotheses from blobs of overlapping cards are read quickly first; the best read go first,
-    the ones that repeat a card already kept are dropped, and only the promising ones that are
-    not yet sure get the slower search of their exact pose. known: outlines (image corners) of
+    Hypotheses from blobs of overlapping cards are read quickly first; only the promising ones
+    that are not yet sure get the slower search of their exact pose, best quick reads first. Of
+    two reads of one place the one ranked higher stands (_rank: a sure read whose outline shows
+    on every side and whose templates agree with it), else the first. known: outlines (image corners) of
     cards (or other things) the caller knows already, such as a tracker's reads at the
     layout's spots and the table's markers: hypotheses lying mostly on them are not read.
     """
     cands = find_candidates(image, card_px)
     out: list[Detection] = []
+    singles: list[np.ndarray] = []  # sure single cards' outlines
     hyps: list[tuple[tuple[float, float], np.ndarray, Detection, _Match]] = []
-    kept: list[Detection] = []
-    quads: list[np.ndarray] = []
+    kept: list[tuple[Detection, np.ndarray, int]] = []  # blob reads: outline, _rank (-1: not sure)
     known_quads = [np.asarray(q, np.float32).reshape(4, 2) for q in known or []]
-    sure: list[np.ndarray] = list(known_quads)
+    sure: list[np.ndarray] = list(known_quads)  # hypotheses centred on these are not read
+
+    def claim(det: Detection, m: _Match) -> bool:
+        """Keep a blob read unless a single card or a read ranked as high holds its place; it
+        displaces the lower-ranked reads there. Of two ranked alike, the first stands (the
+        better-supported seed, or the surer quick read)."""
+        nonlocal kept
+        q = np.array(det.corners, np.float32)
+        if any(_overlaps(q, kq) for kq in singles):
+            return False
+        rank = _rank(image, q, det, m) if det.confidence >= 0.9 else -1
+        rivals = [k for k in kept if _overlaps(q, k[1])]
+        if any(k[2] >= rank for k in rivals):
+            return False
+        kept = [k for k in kept if not any(k is r for r in rivals)] + [(det, q, rank)]
+        if rank == BEST_RANK:
+            sure.append(q)
+        return True
+
     for c in cands:
         if known_quads and _mostly_known(c.corners, known_quads):
             continue
@@ -845,40 +892,32 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
             det, _ = _read_region(image, c.corners, deck)
             out.append(det)
             if det.confidence >= 0.9:
-                quads.append(np.array(det.corners, np.float32))
+                singles.append(np.array(det.corners, np.float32))
             continue
         if any(_inside(tuple(c.corners.mean(axis=0)), kq) for kq in sure):
             continue
         det, m = _read_region(image, c.corners, deck, refine=False, search=False, strict=True)
         if det.confidence >= 0.9:
-            q = np.array(det.corners, np.float32)
-            if not any(_inside(tuple(q.mean(axis=0)), kq) or _inside(tuple(kq.mean(axis=0)), q)
-                       for kq in quads):
-                kept.append(det)
-                quads.append(q)
-                sure.append(q)
-            continue
-        hyps.append(((det.confidence * (1.0 - 0.5 * det.covered), -m.error), c.corners, det, m))
+            claim(det, m)
+        else:
+            hyps.append(((det.confidence * (1.0 - 0.5 * det.covered), -m.error), c.corners, det, m))
     hyps.sort(key=lambda h: h[0], reverse=True)
     for _, corners, det, m in hyps:
-        if any(_inside(tuple(np.array(det.corners, np.float32).mean(axis=0)), kq) for kq in quads):
+        if any(_inside(tuple(np.array(det.corners, np.float32).mean(axis=0)), kq) for kq in sure + singles):
             continue
         if det.confidence < 0.9 and _promising(m):
             det, m = _read_region(image, corners, deck, refine=False, search=True, strict=True)
         if det.code == UNKNOWN and det.back is None:
             continue
-        q = np.array(det.corners, np.float32)
-        if any(_inside(tuple(q.mean(axis=0)), kq) or _inside(tuple(kq.mean(axis=0)), q) for kq in quads):
-            continue
-        kept.append(det)
-        quads.append(q)
+        claim(det, m)
+    found = [k[0] for k in kept]
     # a clean quad read unsurely may be part of a card (a dark field melting into the cloth)
     # that a hypothesis around it reads surer: the surer read stands
-    kept_quads = [np.array(d.corners, np.float32) for d in kept]
+    kept_quads = [np.array(d.corners, np.float32) for d in found]
 
     def outdone(d: Detection) -> bool:
         q = np.array(d.corners, np.float32)
         return any((_inside(tuple(q.mean(axis=0)), kq) or _inside(tuple(kq.mean(axis=0)), q))
-                   and k.confidence > d.confidence for k, kq in zip(kept, kept_quads, strict=True))
+                   and k.confidence > d.confidence for k, kq in zip(found, kept_quads, strict=True))
     out = [d for d in out if d.confidence >= 0.9 or not outdone(d)]
-    return out + kept
+    return out + found
