@@ -405,3 +405,33 @@ def test_a_card_pushed_a_little_is_not_a_second_copy(seed):
                                   angle_deg=100.0, land_t=2.0)],
                      seed, game="wig-out")
     assert seen == [("card_rest", "C5")]
+
+
+def test_a_slide_of_half_a_pixel_is_told_from_noise_and_a_finger_rim():
+    # a card's picture at mid resolution on a textured cloth; the tracker dates a card's rest by
+    # asking, frame by frame back in time, whether the picture then is the one now moved a little
+    tracker, _ = _bare_tracker()
+    rng = np.random.default_rng(3)
+    cloth = cv2.GaussianBlur(rng.normal(90, 25, (60, 70)).astype(np.float32), (0, 0), 1.0)
+    now = cloth.copy()
+    card = np.array([[18, 12], [52, 16], [49, 48], [15, 44]], np.int32)
+    cv2.fillConvexPoly(now, card, 220.0)
+    cv2.circle(now, (33, 30), 6, 40.0, -1)  # the print
+    now = cv2.GaussianBlur(now, (0, 0), 0.8)
+    foot = np.zeros(now.shape, np.uint8)
+    cv2.fillConvexPoly(foot, card, 1)
+    foot = cv2.dilate(foot, np.ones((3, 3), np.uint8)).astype(bool)
+    tracker._noise = 2.0
+
+    def grey(img):
+        return np.clip(img + rng.normal(0, tracker._noise, img.shape), 0, 255).astype(np.uint8)
+
+    b = grey(now)
+    tracker._look_at(b, foot)
+    shifted = cv2.warpAffine(now, np.float32([[1, 0, 0.5], [0, 1, 0.2]]), (70, 60),
+                             borderMode=cv2.BORDER_REFLECT)
+    assert tracker._moved_thin(grey(shifted), b, foot, None)
+    assert not tracker._moved_thin(grey(now), b, foot, None)  # the same card, new noise
+    rim = now.copy()  # a finger's soft shadow across the card's left side, the card where it was
+    rim[:, 6:30] -= 30 * np.exp(-((np.arange(6, 30)[None] - 18) ** 2) / 18.0)
+    assert not tracker._moved_thin(grey(rim), b, foot, None)

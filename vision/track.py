@@ -24,11 +24,12 @@ sleeve may look much like the cloth or the floor.
 Times: a card's rest time is the capture time of the first frame in which it lay as it lies
 now. A short history of half-width grey pictures is kept; going back from the frame that
 settled it, each picture is compared with the current one over the card's footprint: broad
-changes (hands, shadows) are left out, thin changes on the card's edges and print (both darker
-and brighter) mean it was still sliding, unless they lie in one corner only (fingers lifting
-off it). Frames in which a hand hides most of it are skipped. A read of a card's own code
-where it lies is that card again, unless an arm lay over it and the outline now lies elsewhere
-with the card below still showing beside it: then it is a copy laid on it (a Wig Out pile).
+changes (hands, shadows) are left out; what is left means it was still sliding when it is
+explained, far beyond the sensor noise, as the card's own edges and print moved by a small
+shift and turn, unless it lies in one corner only (fingers lifting off it). Frames in which a
+hand hides most of it are skipped. A read of a card's own code where it lies is that card
+again, unless an arm lay over it and the outline now lies elsewhere with the card below still
+showing beside it: then it is a copy laid on it (a Wig Out pile).
 Seats: a card that was seen in a seat zone before carries that zone (from_zone) and seat (when
 it can be that card: players' decks repeat codes, and no card moves into another seat's zone);
 otherwise the seat of the arm whose blob covered it most in the frames up to its rest.
@@ -77,6 +78,8 @@ HAND_ON_CARD = 0.15  # share of a card still read beside arms that moving things
 STILL_RETRY_FRAMES = 6  # a still patch beside arms that read as no card is read again after
 HAND_OVER_READ = 0.5  # share of a card read surely while settling that an arm may cover now
 NOTHING_THERE = 0.3  # a read this unsure where a card was: no card shows there
+SLIDE_FIT = 150.0  # a slide's fit must explain this many times the noise of a frame difference
+SLIDE_PX = 0.3  # ... and move the card's edge by this much (mid-resolution px) somewhere
 BARE = 0.4  # a place whose picture varies this much less than the card's did shows bare cloth
 SQUARELY_UNDER = 0.8  # share of a card that the one on it covers: it would show were it there
 SAME_POSE_MM = 4.0  # a card read again lies within this of its outline: further off, a copy laid on it
@@ -959,23 +962,54 @@ class Tracker:
             if hand is not None and np.count_nonzero(hand & foot) >= 0.3 * self._foot_n:
                 return None
             return True
-        # only where the resting card shows an edge: a small slide changes pixels there
-        edges = valid & self._edges
-        thin = big.astype(bool) & edges
-        up = int(np.count_nonzero(thin & (a > b)))
-        dn = int(np.count_nonzero(thin & (a < b)))
-        if self.debug:
-            print("   thin", nv, self._foot_n, up, dn, int(np.count_nonzero(edges)))
-        # a slid card shows lines of both signs along much of its outline and print; sensor
-        # noise and a shadow's rim only a few scattered pixels (or one sign)
-        n = up + dn
-        if not (up >= 2 and dn >= 2 and n >= 8 and n >= 0.06 * np.count_nonzero(edges)):
+        # a card that slid: the difference is that of its own edges and print moved a little (a
+        # shift and a turn), well beyond sensor noise; a hand's rim or noise is not
+        if not self._slid(a, b, valid):
             return False
-        # a slid card changes its outline and print all round; fingers lifting off a card at
-        # rest change one corner of it only
+        # a slid card brightens some of its edges and darkens others (a shadow's rim, fitted as
+        # a shift of the edge it lies along, only darkens), all round (fingers lifting off a
+        # card at rest change one corner of it only)
+        thin = big.astype(bool) & valid & self._edges
+        if np.count_nonzero(thin & (a > b)) < 2 or np.count_nonzero(thin & (a < b)) < 2:
+            return False
         ys, xs = np.nonzero(thin)
         fy, fx = np.nonzero(foot)
         return len(set(zip((ys > fy.mean()).tolist(), (xs > fx.mean()).tolist(), strict=True))) >= 2
+
+    def _slid(self, a: np.ndarray, b: np.ndarray, valid: np.ndarray) -> bool:
+        """Is the difference a - b over the valid pixels that of b's picture moved a little?
+
+        Fitted as the flow of b's own gradients under a small shift and turn (least squares,
+        three numbers): a card that slid, even by a fraction of a pixel, is explained far beyond
+        the noise; a finger's rim, a shadow's edge or noise on a textured cloth, which a count
+        of changed pixels takes for a slide, is not."""
+        ys, xs = np.nonzero(valid)
+        if len(ys) < 30:
+            return False
+        bf = b.astype(np.float32)
+        gx = cv2.Sobel(bf, cv2.CV_32F, 1, 0, ksize=3)[ys, xs] / 8
+        gy = cv2.Sobel(bf, cv2.CV_32F, 0, 1, ksize=3)[ys, xs] / 8
+        d = a.astype(np.float32)[ys, xs] - bf[ys, xs]
+        x = (xs - xs.mean()).astype(np.float32)
+        y = (ys - ys.mean()).astype(np.float32)
+        m = np.stack([gx, gy, gy * x - gx * y], axis=1)  # shift across, down; turn about the middle
+        sol = np.linalg.lstsq(m, d, rcond=None)[0]
+        gain = float((d * d).sum() - ((d - m @ sol) ** 2).sum())
+        noise = 2.0 * max(self._noise, 1.0) ** 2  # variance of the difference of two noisy frames
+        move = float(np.hypot(sol[0], sol[1])) + float(np.hypot(x, y).max()) * abs(float(sol[2]))
+        if self.debug:
+            print("   slide fit", round(gain / noise, 1), "noise, moved px", round(move, 2))
+        return gain > SLIDE_FIT * noise and move > SLIDE_PX
+
+    def _look_at(self, now: np.ndarray, foot: np.ndarray) -> None:
+        """Set the card whose past pictures _moved_thin compares with now: its footprint's size
+        and where its picture now shows an edge (a slide changes pixels there)."""
+        self._foot_n = int(foot.sum())
+        gx = cv2.Sobel(now, cv2.CV_16S, 1, 0)
+        gy = cv2.Sobel(now, cv2.CV_16S, 0, 1)
+        grad = (np.abs(gx) + np.abs(gy)) / 4  # grey levels a pixel, about
+        self._edges = cv2.dilate((grad > max(self.rest_threshold, 4.0 * self._noise))
+                                 .astype(np.uint8), self._k3).astype(bool)
 
     def _rest_index(self, quad: np.ndarray, k_now: int) -> int:
         """First frame in which the card lay as it lies now (as far as no hand covered it)."""
@@ -985,11 +1019,7 @@ class Tracker:
         if not hist or self._mid_now is None:
             return k_now
         now = self._mid_now[box]
-        gx = cv2.Sobel(now, cv2.CV_16S, 1, 0)
-        gy = cv2.Sobel(now, cv2.CV_16S, 0, 1)
-        grad = (np.abs(gx) + np.abs(gy)) / 4  # grey levels a pixel, about
-        self._edges = cv2.dilate((grad > max(self.rest_threshold, 4.0 * self._noise))
-                                 .astype(np.uint8), self._k3).astype(bool)
+        self._look_at(now, foot)
         first = k_now
         unknown_since: int | None = None
         for k, grey, hand, _arms, _fg in reversed(hist):
