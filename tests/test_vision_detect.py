@@ -118,3 +118,21 @@ def test_part_of_a_card_melting_into_the_cloth_gives_a_whole_card_hypothesis() -
         assert near, (seed, min(corner_gap(t, c.corners) for c in cands))
         assert not any(c.single and np.linalg.norm(c.corners.mean(axis=0) - t.mean(axis=0)) < 0.3 * 110
                        for c in cands if corner_gap(t, c.corners) > 0.12 * 110)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_top_card_of_a_pile_of_another_colour_is_found_by_its_printed_field(seed: int) -> None:
+    deck = get_deck("wackee-six")
+    rng = np.random.default_rng(seed)
+    poses = [CardPose(deck, "R7", 900, 500, 30, z=1), CardPose(deck, "B4", 650, 320, -20, z=2),
+             CardPose(deck, "G9", 1200, 700, 75, z=3)]  # single cards: the scale
+    under, top = rng.choice(["R12", "Y3", "G8"]), rng.choice(["B2", "B11"])
+    turn = float(rng.choice([-1, 1]) * rng.uniform(15, 30))
+    a = float(rng.uniform(0, 180))
+    poses += [CardPose(deck, under, 500, 650, a, z=4),
+              CardPose(deck, top, 500 + rng.uniform(-3, 3), 650 + rng.uniform(-3, 3), a + turn, z=5)]
+    res = render(poses, [], CameraSpec(width=1920, height=1080, tilt_deg=10.0), Look.clean(), rng)
+    card = next(c for c in res.cards if c.code == top)
+    gap = min(corner_gap(np.array(card.corners_px, np.float32), c.corners) for c in find_candidates(res.image))
+    assert gap <= 4.0
+    assert top in {d.code for d in identify(res.image, deck) if d.confidence >= 0.9}

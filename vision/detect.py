@@ -698,6 +698,63 @@ def _turn(q: np.ndarray) -> float:
     return math.atan2(float(d[1]), float(d[0]))
 
 
+FIELD_SCALE = 63.5 / 57.5  # a card's outline / its printed field inside the white margin
+FIELD_ERODE = 2  # px the ink is thinned by before its regions are told apart
+FIELD_AREA = (0.45, 1.2)  # a field's area, as a share of the one a card of the blob's size has
+FIELD_SOLID = 0.75  # share of its bounding rectangle a field fills (its print's holes filled)
+
+
+def _field_seeds(image: np.ndarray, cnt: np.ndarray, f: float, hw: float, hh: float) -> list[np.ndarray]:
+    """Card rectangles around the printed fields that show whole in a blob: the top card of a
+    pile keeps its white margin all round its field, which sets it apart from the cards below
+    even where its outline has no edge against theirs. A field is a solid, card-shaped region
+    of ink of one hue (not paper: the blob's brightest, greyest pixels) of about a card's
+    field's size and shape (the project decks' design, vision/decks; a standard deck's faces
+    have no such field)."""
+    x, y, bw, bh = cv2.boundingRect(cnt)
+    x0, y0 = int(x / f), int(y / f)
+    x1, y1 = min(int((x + bw) / f) + 1, image.shape[1]), min(int((y + bh) / f) + 1, image.shape[0])
+    crop = image[y0:y1, x0:x1]
+    if crop.size == 0:
+        return []
+    blob = np.zeros(crop.shape[:2], np.uint8)
+    cv2.drawContours(blob, [np.round((cnt.reshape(-1, 2) / f) - [x0, y0]).astype(np.int32)], -1, 1, -1)
+    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
+    v, sat = hsv[:, :, 2].astype(np.float32), hsv[:, :, 1]
+    inside = blob.astype(bool)
+    if inside.sum() < 50:
+        return []
+    white = float(np.percentile(v[inside], 95))
+    paper = (v > 0.75 * white) & (sat < 70)
+    # the ink split by hue (a blue field on a red card: a blurred margin between them may not
+    # read as paper all along), and the grey ink apart
+    hue = hsv[:, :, 0].astype(np.int32)
+    groups = np.where(sat >= 70, 1 + ((hue + 8) % 180) // 30, 0)
+    contours: list[np.ndarray] = []
+    for g in range(7):
+        ink = (inside & ~paper & (groups == g)).astype(np.uint8)
+        # a field's own print (a white circle, a character) leaves holes in it: filled; a thin
+        # neck to another card's ink of the same hue: cut
+        outer, _ = cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cv2.drawContours(ink, outer, -1, 1, -1)
+        ink = cv2.erode(ink, np.ones((3, 3), np.uint8), iterations=FIELD_ERODE)
+        contours += list(cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])
+    fw, fh = 2 * hw / FIELD_SCALE, 2 * hh / FIELD_SCALE  # a field's width and height
+    out = []
+    for c in contours:
+        (cx, cy), (rw, rh), ang = cv2.minAreaRect(c)
+        area = cv2.contourArea(c) + FIELD_ERODE * (rw + rh) * 2
+        rw, rh = rw + 2 * FIELD_ERODE, rh + 2 * FIELD_ERODE
+        if not FIELD_AREA[0] * fw * fh <= area <= FIELD_AREA[1] * fw * fh:
+            continue
+        short, long_ = sorted((rw, rh))
+        if area < FIELD_SOLID * rw * rh or abs(short / max(long_, 1.0) - fw / fh) > 0.12:
+            continue  # not one solid field: fields of two cards, or a field cut by a card on it
+        box = cv2.boxPoints(((cx + x0, cy + y0), (rw * FIELD_SCALE, rh * FIELD_SCALE), ang))
+        out.append(order_clockwise(box.astype(np.float32)))
+    return out
+
+
 def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
                 f: float) -> list[np.ndarray]:
     """Card rectangles in a blob of several overlapping cards (a pile, a fan, a card under a hand).
@@ -769,6 +826,7 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
         v = np.array([-np.sin(th), np.cos(th)]) * hh
         c = np.array([cx, cy])
         seeds.append(np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32))
+    fields = _field_seeds(image, cnt, f, hw, hh)
     # a card whose corner shows (under a hand, at the edge of a fan): a card laid along the corner
     poly = cv2.approxPolyDP(cnt, max(2.0, 0.04 * hw * 2 * f), True).reshape(-1, 2).astype(np.float32)
     off = np.array([x - 1, y - 1], np.float32)
@@ -779,10 +837,12 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
         if not any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.2 * hw
                    and _turn_apart(_turn(q), _turn(o)) < TURN_APART for o in fitted):
             fitted.append(q)
-    if not fitted:
+    if not fitted and not fields:
         return []
-    qs, shares = fit_sides_many(em, np.array(fitted))
-    out: list[np.ndarray] = []
+    qs, shares = fit_sides_many(em, np.array(fitted)) if fitted else (np.zeros((0, 4, 2)), np.zeros((0, 4)))
+    # a printed field that shows whole places its card to a pixel or two: first, as found (the
+    # edges around a pile's top card lead a fit to the card's below)
+    out: list[np.ndarray] = list(fields)
     for i in np.argsort(-shares.mean(axis=1), kind="stable"):  # best outline support first
         q = qs[i]
         if not any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.2 * hw
