@@ -831,23 +831,22 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
     poly = cv2.approxPolyDP(cnt, max(2.0, 0.04 * hw * 2 * f), True).reshape(-1, 2).astype(np.float32)
     off = np.array([x - 1, y - 1], np.float32)
     seeds += [(q + off) / f for q in _corner_hypotheses(poly - off, 2 * hw * f, 2 * hh * f, blob)]
+    def known(q: np.ndarray, others: list[np.ndarray]) -> bool:  # the same place and turn
+        return any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.2 * hw
+                   and _turn_apart(_turn(q), _turn(o)) < TURN_APART for o in others)
+
     fitted: list[np.ndarray] = []
     for q0 in seeds:
         q = order_clockwise(fit_edges(em, q0, max_shift=0.15, rounds=2)[0])
-        if not any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.2 * hw
-                   and _turn_apart(_turn(q), _turn(o)) < TURN_APART for o in fitted):
+        if not known(q, fitted):
             fitted.append(q)
-    if not fitted and not fields:
-        return []
-    qs, shares = fit_sides_many(em, np.array(fitted)) if fitted else (np.zeros((0, 4, 2)), np.zeros((0, 4)))
+    qs, shares = fit_sides_many(em, np.array(fitted))
     # a printed field that shows whole places its card to a pixel or two: first, as found (the
     # edges around a pile's top card lead a fit to the card's below)
     out: list[np.ndarray] = list(fields)
     for i in np.argsort(-shares.mean(axis=1), kind="stable"):  # best outline support first
-        q = qs[i]
-        if not any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.2 * hw
-                   and _turn_apart(_turn(q), _turn(o)) < TURN_APART for o in out):
-            out.append(order_clockwise(q))
+        if not known(qs[i], out):
+            out.append(order_clockwise(qs[i]))
     return out
 
 

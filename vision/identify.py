@@ -856,9 +856,9 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
     Hypotheses from blobs of overlapping cards are read quickly first; only the promising ones
     that are not yet sure get the slower search of their exact pose, best quick reads first. Of
     two reads of one place the one ranked higher stands (_rank: a sure read whose outline shows
-    on every side and whose templates agree with it), else the first. known: outlines (image corners) of
-    cards (or other things) the caller knows already, such as a tracker's reads at the
-    layout's spots and the table's markers: hypotheses lying mostly on them are not read.
+    on every side and whose templates agree with it), else the first. known: outlines (image
+    corners) of cards (or other things) the caller knows already, such as a tracker's reads at
+    the layout's spots and the table's markers: hypotheses lying mostly on them are not read.
     """
     cands = find_candidates(image, card_px)
     out: list[Detection] = []
@@ -868,22 +868,20 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
     known_quads = [np.asarray(q, np.float32).reshape(4, 2) for q in known or []]
     sure: list[np.ndarray] = list(known_quads)  # hypotheses centred on these are not read
 
-    def claim(det: Detection, m: _Match) -> bool:
+    def claim(det: Detection, m: _Match) -> None:
         """Keep a blob read unless a single card or a read ranked as high holds its place; it
         displaces the lower-ranked reads there. Of two ranked alike, the first stands (the
         better-supported seed, or the surer quick read)."""
-        nonlocal kept
         q = np.array(det.corners, np.float32)
         if any(_overlaps(q, kq) for kq in singles):
-            return False
+            return
         rank = _rank(image, q, det, m) if det.confidence >= 0.9 else -1
         rivals = [k for k in kept if _overlaps(q, k[1])]
         if any(k[2] >= rank for k in rivals):
-            return False
-        kept = [k for k in kept if not any(k is r for r in rivals)] + [(det, q, rank)]
+            return
+        kept[:] = [k for k in kept if not any(k is r for r in rivals)] + [(det, q, rank)]
         if rank == BEST_RANK:
             sure.append(q)
-        return True
 
     for c in cands:
         if known_quads and _mostly_known(c.corners, known_quads):
@@ -910,14 +908,11 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
         if det.code == UNKNOWN and det.back is None:
             continue
         claim(det, m)
-    found = [k[0] for k in kept]
     # a clean quad read unsurely may be part of a card (a dark field melting into the cloth)
     # that a hypothesis around it reads surer: the surer read stands
-    kept_quads = [np.array(d.corners, np.float32) for d in found]
 
     def outdone(d: Detection) -> bool:
         q = np.array(d.corners, np.float32)
-        return any((_inside(tuple(q.mean(axis=0)), kq) or _inside(tuple(kq.mean(axis=0)), q))
-                   and k.confidence > d.confidence for k, kq in zip(found, kept_quads, strict=True))
+        return any(_overlaps(q, kq) and k.confidence > d.confidence for k, kq, _ in kept)
     out = [d for d in out if d.confidence >= 0.9 or not outdone(d)]
-    return out + found
+    return out + [k[0] for k in kept]

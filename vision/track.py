@@ -205,6 +205,7 @@ class Tracker:
         self._foot_n = 0
         self._noise = 0.0
         self._edges = np.zeros((1, 1), bool)
+        self._now_gx = self._now_gy = np.zeros((1, 1), np.float32)
         self._k3 = np.ones((3, 3), np.uint8)
         self._k5 = np.ones((5, 5), np.uint8)
         self.stats = {"frames": 0, "fast": 0, "reads": 0}
@@ -977,7 +978,8 @@ class Tracker:
         return len(set(zip((ys > fy.mean()).tolist(), (xs > fx.mean()).tolist(), strict=True))) >= 2
 
     def _slid(self, a: np.ndarray, b: np.ndarray, valid: np.ndarray) -> bool:
-        """Is the difference a - b over the valid pixels that of b's picture moved a little?
+        """Is the difference a - b over the valid pixels that of b's picture (the card now, as
+        given to _look_at) moved a little?
 
         Fitted as the flow of b's own gradients under a small shift and turn (least squares,
         three numbers): a card that slid, even by a fraction of a pixel, is explained far beyond
@@ -986,10 +988,8 @@ class Tracker:
         ys, xs = np.nonzero(valid)
         if len(ys) < 30:
             return False
-        bf = b.astype(np.float32)
-        gx = cv2.Sobel(bf, cv2.CV_32F, 1, 0, ksize=3)[ys, xs] / 8
-        gy = cv2.Sobel(bf, cv2.CV_32F, 0, 1, ksize=3)[ys, xs] / 8
-        d = a.astype(np.float32)[ys, xs] - bf[ys, xs]
+        gx, gy = self._now_gx[ys, xs] / 8, self._now_gy[ys, xs] / 8  # b's gradients (_look_at)
+        d = a[ys, xs].astype(np.float32) - b[ys, xs].astype(np.float32)
         x = (xs - xs.mean()).astype(np.float32)
         y = (ys - ys.mean()).astype(np.float32)
         m = np.stack([gx, gy, gy * x - gx * y], axis=1)  # shift across, down; turn about the middle
@@ -1002,19 +1002,19 @@ class Tracker:
         return gain > SLIDE_FIT * noise and move > SLIDE_PX
 
     def _look_at(self, now: np.ndarray, foot: np.ndarray) -> None:
-        """Set the card whose past pictures _moved_thin compares with now: its footprint's size
-        and where its picture now shows an edge (a slide changes pixels there)."""
+        """Set the card whose past pictures _moved_thin compares with now: its footprint's size,
+        its picture's gradients now (once, not once per past picture) and where it shows an edge
+        (a slide changes pixels there)."""
         self._foot_n = int(foot.sum())
-        gx = cv2.Sobel(now, cv2.CV_16S, 1, 0)
-        gy = cv2.Sobel(now, cv2.CV_16S, 0, 1)
-        grad = (np.abs(gx) + np.abs(gy)) / 4  # grey levels a pixel, about
+        self._now_gx = cv2.Sobel(now, cv2.CV_32F, 1, 0)
+        self._now_gy = cv2.Sobel(now, cv2.CV_32F, 0, 1)
+        grad = (np.abs(self._now_gx) + np.abs(self._now_gy)) / 4  # grey levels a pixel, about
         self._edges = cv2.dilate((grad > max(self.rest_threshold, 4.0 * self._noise))
                                  .astype(np.uint8), self._k3).astype(bool)
 
     def _rest_index(self, quad: np.ndarray, k_now: int) -> int:
         """First frame in which the card lay as it lies now (as far as no hand covered it)."""
         foot, box = self._footprint_mid(quad)
-        self._foot_n = int(foot.sum())
         hist = self._history()
         if not hist or self._mid_now is None:
             return k_now
