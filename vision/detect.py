@@ -702,6 +702,8 @@ FIELD_SCALE = 63.5 / 57.5  # a card's outline / its printed field inside the whi
 FIELD_ERODE = 2  # px the ink is thinned by before its regions are told apart
 FIELD_AREA = (0.45, 1.2)  # a field's area, as a share of the one a card of the blob's size has
 FIELD_SOLID = 0.75  # share of its bounding rectangle a field fills (its print's holes filled)
+FIELD_RIDGE = 6.0  # grey levels a margin's least channel rises above its surroundings'
+FIELD_RIDGE_WIDTH = 0.13  # half the window the surroundings are taken in, as a share of a card's half width
 
 
 def _field_seeds(image: np.ndarray, cnt: np.ndarray, f: float, hw: float, hh: float) -> list[np.ndarray]:
@@ -726,6 +728,11 @@ def _field_seeds(image: np.ndarray, cnt: np.ndarray, f: float, hw: float, hh: fl
         return []
     white = float(np.percentile(v[inside], 95))
     paper = (v > 0.75 * white) & (sat < 70)
+    # a margin blurred to a tint of its field's ink still shows as a thin ridge of the least
+    # channel (paper is bright in all three; ink, cloth and the cards below are not)
+    least = cv2.GaussianBlur(crop.min(axis=2).astype(np.float32), (3, 3), 0)
+    k = 2 * max(2, round(FIELD_RIDGE_WIDTH * hw)) + 1
+    paper |= least - cv2.blur(least, (k, k)) > FIELD_RIDGE
     # the ink split by hue (a blue field on a red card: a blurred margin between them may not
     # read as paper all along), and the grey ink apart
     hue = hsv[:, :, 0].astype(np.int32)
