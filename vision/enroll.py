@@ -26,12 +26,27 @@ class EnrollError(ValueError):
     """A problem with the photos given to enroll (the message names the file and the fix)."""
 
 
+MIN_PHOTO_SHARE = 0.05  # a card in an enrolment photo covers at least this share of it
+
+
 def _largest_card_quad(image: np.ndarray) -> np.ndarray | None:
-    """The biggest card-shaped quad in a photo that shows one card."""
-    cands = [c for c in find_candidates(image) if c.single]
-    if cands:
-        return max(cands, key=lambda c: cv2.contourArea(c.corners)).corners
-    # fall back on the largest bright blob (Otsu on the darkest channel: cards are white)
+    """The card in a photo that shows one card, on a darker background: the largest bright blob
+    first (the table detector's cloth model takes a card that fills the photo for cloth, and
+    then offers a pip, or a card merged with its shadow); else the largest card-shaped quad the
+    table detector finds, if large enough to be the card."""
+    quad = _bright_card_quad(image)
+    if quad is not None:
+        return quad
+    h, w = image.shape[:2]
+    cands = [c.corners for c in find_candidates(image) if c.single]
+    best = max(cands, key=cv2.contourArea, default=None)
+    if best is not None and cv2.contourArea(best) >= MIN_PHOTO_SHARE * h * w:
+        return best
+    return None
+
+
+def _bright_card_quad(image: np.ndarray) -> np.ndarray | None:
+    """The largest bright blob's quad (Otsu on the darkest channel: cards are white)."""
     h, w = image.shape[:2]
     f = min(1.0, 1000 / max(h, w))
     small = cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
