@@ -136,3 +136,56 @@ def test_the_top_card_of_a_pile_of_another_colour_is_found_by_its_printed_field(
     gap = min(corner_gap(np.array(card.corners_px, np.float32), c.corners) for c in find_candidates(res.image))
     assert gap <= 4.0
     assert top in {d.code for d in identify(res.image, deck) if d.confidence >= 0.9}
+
+
+def test_a_dark_card_on_a_dark_cloth_is_found_by_its_white_margin() -> None:
+    """A black-field card on a dark wood differs from it only by its margin, a line two pixels
+    wide that the foreground mask can miss: a ridge closed round a card-shaped hole is filled in
+    as a card; the wood's grain (bright lines that close round nothing) is not."""
+    import cv2
+
+    from vision.decks.compose import card_quad
+    from vision.detect import ringed_cards
+
+    rng = np.random.default_rng(0)
+    img = np.empty((300, 400, 3), np.uint8)
+    img[:] = (31, 33, 58)
+    for _ in range(40):  # grain: short bright streaks
+        x, y = int(rng.integers(0, 380)), int(rng.integers(0, 300))
+        cv2.line(img, (x, y), (x + int(rng.integers(8, 30)), y + int(rng.integers(-2, 3))), (45, 50, 80), 1)
+    card = card_quad(200, 150, 25, 66).astype(np.int32)
+    cv2.fillConvexPoly(img, card, (235, 235, 235))
+    inner = ((card - card.mean(axis=0)) * 0.92 + card.mean(axis=0)).astype(np.int32)
+    cv2.fillConvexPoly(img, inner, (22, 22, 22))  # the black field inside a ~2 px margin
+    img = cv2.GaussianBlur(img, (0, 0), 0.9)
+    img = np.clip(img + rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8)
+    truth = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillConvexPoly(truth, card, 1)
+
+    out = ringed_cards(img, min_area=300)
+    filled = out > 0
+    assert np.count_nonzero(filled & (truth > 0)) >= 0.9 * np.count_nonzero(truth)
+    assert np.count_nonzero(filled & (truth == 0)) <= 0.1 * np.count_nonzero(truth)  # no grain
+
+
+@pytest.mark.parametrize("seed", [1, 3, 4])
+def test_a_pile_top_field_is_found_when_blur_tints_its_margin(seed: int) -> None:
+    """A red card on a blue one on brown wood, small and soft: the top card's white margin blurs
+    to pink, which the colour groups take for the field's ink, joining it to the wood around
+    the pile; the margin's ridge in the least channel still sets the field apart."""
+    from dataclasses import replace
+
+    deck = get_deck("wackee-six")
+    rng = np.random.default_rng(seed)
+    poses = [CardPose(deck, "R7", 900, 500, 30, z=1), CardPose(deck, "B4", 650, 320, -20, z=2),
+             CardPose(deck, "G9", 1200, 700, 75, z=3)]  # single cards: the scale
+    under, top = rng.choice(["B5", "B9", "G8"]), rng.choice(["R2", "R11"])
+    turn = float(rng.choice([-1, 1]) * rng.uniform(12, 25))
+    a = float(rng.uniform(0, 180))
+    poses += [CardPose(deck, under, 500, 650, a, z=4),
+              CardPose(deck, top, 500 + rng.uniform(-3, 3), 650 + rng.uniform(-3, 3), a + turn, z=5)]
+    look = replace(Look.clean(), cloth="wood", cloth_bgr=(30, 50, 90), blur_sigma=1.8, noise_sigma=2.0)
+    res = render(poses, [], CameraSpec(width=1920, height=1080, tilt_deg=10.0, fill=0.7), look, rng)
+    card = next(c for c in res.cards if c.code == top)
+    gap = min(corner_gap(np.array(card.corners_px, np.float32), c.corners) for c in find_candidates(res.image))
+    assert gap <= 4.0

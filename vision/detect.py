@@ -3,8 +3,9 @@
 A card is a bright, white-bordered rectangle. The cloth's local colour is estimated with a large
 median filter of a tiny image (cards are a minority of any window a few cards wide) and pixels
 far from it are "not cloth": brighter counts in full, darker a quarter (shadows), a change of hue
-in full (a colour field on a pale cloth); the threshold follows the cloth's own texture. Outer
-contours of that mask are turned into card quads:
+in full (a colour field on a pale cloth); the threshold follows the cloth's own texture. A card
+the mask misses (a dark field on a dark cloth) is added where its white margin, a thin bright
+ridge, closes round it. Outer contours of that mask are turned into card quads:
 
 - a blob that is one clean quadrilateral of about card proportions is one card; its outline is
   sharpened on the full-resolution edges (fit_edges, which may also grow it to the white margin);
@@ -120,6 +121,35 @@ def foreground_mask(small: np.ndarray, cloth: Cloth | None = None) -> np.ndarray
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return mask
+
+
+RING_MIN = 12.0  # grey levels a white margin's least channel must rise above its surroundings
+RING_NOISE = 4.0  # ... and how many times the image's own spread of that rise
+
+
+def ringed_cards(small: np.ndarray, min_area: float) -> np.ndarray:
+    """Cards the foreground mask misses, whole or in part: a dark card on a dark cloth (or a
+    field of the cloth's colour) differs from it only by its white margin, a line a pixel or two
+    wide that the mask's smoothing wipes out. The margin is a thin ridge of the least channel
+    (paper is bright in all three); a ridge closed round a card-shaped hole is a card, filled."""
+    least = small.min(axis=2).astype(np.float32)
+    rise = least - cv2.blur(least, (5, 5))
+    spread = 1.4826 * float(np.median(np.abs(rise)))
+    ridge = (rise > max(RING_MIN, RING_NOISE * spread)).astype(np.uint8)
+    out = np.zeros_like(ridge)
+    contours, hier = cv2.findContours(ridge, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return out
+    for i, c in enumerate(contours):
+        parent = int(hier[0][i][3])
+        if parent < 0 or cv2.contourArea(c) < min_area:
+            continue  # an outer outline (its holes tell), or a small hole
+        hull = cv2.convexHull(c)
+        approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+        if len(approx) == 4 and cv2.contourArea(c) >= 0.8 * cv2.contourArea(hull) \
+                and _card_like(order_clockwise(approx))[0]:
+            cv2.drawContours(out, contours, parent, 255, -1)
+    return out
 
 
 def corner_gap(a: np.ndarray, b: np.ndarray) -> float:
@@ -523,9 +553,9 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
     f = min(1.0, WORK_LONG_SIDE / max(h, w))
     small = cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA) if f < 1 else image
     cloth = estimate_cloth(cv2.blur(small, (3, 3)))
-    mask = foreground_mask(small, cloth)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = (card_px * f * ASPECT * card_px * f * 0.25) if card_px else small.shape[0] * small.shape[1] * 0.0006
+    mask = foreground_mask(small, cloth) | ringed_cards(small, min_area)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     singles: list[tuple[np.ndarray, int]] = []
     merged: list[tuple[np.ndarray, int]] = []
     sizes: list[tuple[float, float]] = []
