@@ -730,7 +730,9 @@ def _turn(q: np.ndarray) -> float:
 
 FIELD_SCALE = 63.5 / 57.5  # a card's outline / its printed field inside the white margin
 FIELD_ERODE = 2  # px the ink is thinned by before its regions are told apart
-FIELD_AREA = (0.45, 1.2)  # a field's area, as a share of the one a card of the blob's size has
+# a field's area, as a share of the one a card of the blob's size has (that size is the nearest
+# single cards', which perspective may make a quarter smaller)
+FIELD_AREA = (0.45, 1.6)
 FIELD_SOLID = 0.75  # share of its bounding rectangle a field fills (its print's holes filled)
 FIELD_RIDGE = 6.0  # grey levels a margin's least channel rises above its surroundings'
 FIELD_RIDGE_WIDTH = 0.13  # half the window the surroundings are taken in, as a share of a card's half width
