@@ -19,7 +19,10 @@ can name yet (glare, a shadow, blur) is read again a few times before it joins t
 model card an arm lay over is read again even when little of the small picture changed (a
 look-alike laid on a pile); a model card that cannot be read but still shows its remembered
 picture is kept. Arms are traced to the world outside the table at half the threshold, since a
-sleeve may look much like the cloth or the floor.
+sleeve may look much like the cloth or the floor. The place of a card found elsewhere that left
+it while a hand hid it is read again once free: the reference there still shows the card that
+left, and a look-alike laid in its place (the next card into a row's slot) may not change the
+small grey picture enough to be noticed.
 
 Times: a card's rest time is the capture time of the first frame in which it lay as it lies
 now. A short history of half-width grey pictures is kept; going back from the frame that
@@ -82,6 +85,8 @@ SLIDE_FIT = 150.0  # a slide's fit must explain this many times the noise of a f
 SLIDE_PX = 0.3  # ... and move the card's edge by this much (mid-resolution px) somewhere
 BARE = 0.4  # a place whose picture varies this much less than the card's did shows bare cloth
 SQUARELY_UNDER = 0.8  # share of a card that the one on it covers: it would show were it there
+STALE_OVERLAP = 0.5  # a card that moved less than this far off its old place (overlap) left no place to read
+STALE_FRAMES = 300  # a place a card left under a hand is read again within this many frames, or not at all
 SAME_POSE_MM = 4.0  # a card read again lies within this of its outline: further off, a copy laid on it
 
 
@@ -202,6 +207,9 @@ class Tracker:
         self.debug = False
         # cards that left a seat zone, by code: (zone, capture time), until they arrive elsewhere
         self._left: dict[str, list[tuple[str, float, _Known]]] = {}
+        # places of model cards that moved while a hand hid them: the reference there still
+        # shows the card that left (k: the frame it was found gone)
+        self._stale: list[tuple[_Known, int]] = []
         self._foot_n = 0
         self._noise = 0.0
         self._edges = np.zeros((1, 1), bool)
@@ -286,7 +294,7 @@ class Tracker:
         moving = dmax > self.thr
         if not self.started:
             return self._try_start(frame, small, any_moving)
-        if not any_moving and not self._dirty:
+        if not any_moving and not self._dirty and not self._stale:
             self.stats["fast"] += 1
             self._hist.append((k, None, None, None, None))
             return self._unseen_departures(frame.t)
@@ -358,9 +366,49 @@ class Tracker:
                 out.extend(self._process(frame, small, reg, stats[i], k))
             if blocked:
                 out.extend(self._rest_beside_arms(frame, small, k, np.isin(labels, list(blocked))))
+        if self._stale:
+            out.extend(self._read_stale(frame, small, k, arm))
         self._ahead = [a for a in self._ahead if a.k > k - 4 * self.settle]
         self._unread = [u for u in self._unread if u.next_k > k - 2 * RETRY_FRAMES[-1]]
         return out + self._unseen_departures(frame.t)
+
+    def _read_stale(self, frame: Frame, small: np.ndarray, k: int,
+                    arm: np.ndarray) -> list[TableObservation]:
+        """Read again the places that cards left while a hand hid them, once no arm is near and
+        nothing has moved there for `settle` frames. The reference there still shows the card
+        that left, so a card laid in its place at once (the next card into a row's slot, of
+        another colour but as bright) changes too little of the grey picture to be noticed."""
+        out: list[TableObservation] = []
+        assert self._last_change is not None
+        near = cv2.dilate(arm.astype(np.uint8), self._k5).astype(bool)
+        for entry in list(self._stale):
+            gone, k_gone = entry
+            if k - k_gone > STALE_FRAMES:
+                self._stale.remove(entry)  # never seen free again: the next change there tells
+                continue
+            sl, m = self._foot_small(gone.quad)
+            if not m.any():
+                self._stale.remove(entry)
+                continue
+            if (near[sl] & m).any() or int(self._last_change[sl][m].max()) > k - self.settle:
+                continue  # a hand there still, or something moved there a moment ago
+            self._stale.remove(entry)
+            read = self._read_counted(frame.image, gone.quad)
+            if not self._sure(read):
+                own = self._best_of(frame.image, self._fit_card(frame.image, gone.x, gone.y), k)
+                if own is not None and own.confidence > read.confidence:
+                    read = own
+            if self.debug:
+                print("  stale place of", gone.code, "reads", read.code, round(read.confidence, 2))
+            if not self._sure(read):
+                continue  # bare, or unreadable: what differs from the reference there tells
+            out.extend(self._arrivals(frame, [read], k))
+            reg = np.zeros(small.shape[:2], bool)
+            reg[sl] = m
+            ys, xs = np.nonzero(reg)
+            st = (int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1))
+            self._refresh(frame.image, small, reg, st)  # the card that lies there now
+        return out
 
     def _unseen_departures(self, t: float, zone: str | None = None) -> list[TableObservation]:
         """Row cards gone from their slot LEFT_UNSEEN_S ago (or any, from this zone: another
@@ -1243,6 +1291,8 @@ class Tracker:
             elif src is not None:  # a model card moved here
                 self.model.remove(src)
                 self._reveal_below(src)
+                if self._overlap(src.quad, q) < STALE_OVERLAP:
+                    self._stale.append((src, k))
                 if self.layout.seat_of_zone(src.zone) is not None:
                     from_zone = src.zone
                     seat = self.layout.seat_of_zone(src.zone)
