@@ -738,7 +738,7 @@ FIELD_RIDGE = 6.0  # grey levels a margin's least channel rises above its surrou
 FIELD_RIDGE_WIDTH = 0.13  # half the window the surroundings are taken in, as a share of a card's half width
 
 
-def _field_seeds(image: np.ndarray, cnt: np.ndarray, f: float, hw: float, hh: float) -> list[np.ndarray]:
+def field_seeds(image: np.ndarray, cnt: np.ndarray, f: float, hw: float, hh: float) -> list[np.ndarray]:
     """Card rectangles around the printed fields that show whole in a blob: the top card of a
     pile keeps its white margin all round its field, which sets it apart from the cards below
     even where its outline has no edge against theirs. A field is a solid, card-shaped region
@@ -865,7 +865,7 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
         v = np.array([-np.sin(th), np.cos(th)]) * hh
         c = np.array([cx, cy])
         seeds.append(np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32))
-    fields = _field_seeds(image, cnt, f, hw, hh)
+    fields = field_seeds(image, cnt, f, hw, hh)
     # a card whose corner shows (under a hand, at the edge of a fan): a card laid along the corner
     poly = cv2.approxPolyDP(cnt, max(2.0, 0.04 * hw * 2 * f), True).reshape(-1, 2).astype(np.float32)
     off = np.array([x - 1, y - 1], np.float32)

@@ -49,6 +49,7 @@ import cv2
 import numpy as np
 
 from vision.calibrate import Calibration
+from vision.detect import field_seeds
 from vision.identify import settle
 from vision.layout import TableLayout
 from vision.markers import DEFAULT_MARKER_MM, MARKER_IDS, MarkerGeometry
@@ -848,7 +849,28 @@ class Tracker:
             for px, py in self._anchors(reg, float(c[0]), float(c[1])):
                 fit = self._fit_card(frame.image, px, py)
                 quads.extend([fit[0], fit[0], fit[1]])
+        if quads:
+            for fq in self._field_quads(frame.image, (X0, Y0, X1, Y1)):
+                quads.extend([fq, fq, fq])
         return quads
+
+    @staticmethod
+    def _box_around(quad: np.ndarray, image: np.ndarray, grow: float = 0.5) -> tuple[int, int, int, int]:
+        """The image box of a card's outline, grown by this share of its size each way."""
+        lo, hi = quad.min(axis=0), quad.max(axis=0)
+        d = grow * (hi - lo)
+        h, w = image.shape[:2]
+        return (int(max(0, lo[0] - d[0])), int(max(0, lo[1] - d[1])),
+                int(min(w, hi[0] + d[0])), int(min(h, hi[1] + d[1])))
+
+    def _field_quads(self, image: np.ndarray, box: tuple[int, int, int, int]) -> list[np.ndarray]:
+        """Outlines of the cards whose printed field shows whole in a box of the image (x0, y0,
+        x1, y1): a card laid on one of its colour (G11 on G5) differs from it little, and the
+        edges there lead an outline fit astray, but the top card's field, inside its white
+        margin, places it (the project decks; detect.field_seeds)."""
+        x0, y0, x1, y1 = box
+        outline = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.int32).reshape(-1, 1, 2)
+        return field_seeds(image, outline, 1.0, CARD_W_MM / 2 * self._px_mm, CARD_H_MM / 2 * self._px_mm)
 
     def _anchors(self, reg: np.ndarray, cx: float, cy: float) -> list[tuple[float, float]]:
         """Table points (mm) near (cx, cy) where a new card may lie: model cards the changed
@@ -1167,6 +1189,9 @@ class Tracker:
         # reads of copies laid on a top card of their code: new cards, not it read again
         laid_on = {id(d): o for d in new_dets for o in self.model if self._is_copy(d, o)}
         # model cards in this region: still there, covered, or gone?
+        unread = self._unread_at(reg)
+        may_retry = unread is None or unread.tries + 1 < len(RETRY_FRAMES)
+        unsure = False  # another card read at a model card's place, not yet surely
         for kn in list(self.model):
             need = self._needs_read(kn, reg, new_dets, laid_on)
             explained |= need not in ("away", "keep")
@@ -1201,11 +1226,16 @@ class Tracker:
                 # (a card laid squarely on a pile changes little of the picture, so no new
                 # card shape was found for it; one laid across it at another angle reads as
                 # nothing on the old outline)
-                own = self._best_of(img, self._fit_card(img, kn.x, kn.y), k)
+                own = self._best_of(img, self._fit_card(img, kn.x, kn.y)
+                                    + self._field_quads(img, self._box_around(kn.quad, img)), k)
                 if own is not None and own.code == kn.code and own.face_up == kn.face_up:
                     continue  # it lies there still; its outline was a little off
                 if own is not None and own.confidence > still.confidence:
                     still = own
+            if (may_retry and self.min_conf <= still.confidence < SURE
+                    and (still.code, still.face_up) != (kn.code, kn.face_up)):
+                unsure = True  # a card on it read not yet surely (fingers just left it): again
+                continue
             if self._laid_over(kn, still):
                 kn.top = False  # another card now lies on it: covered, not gone
                 new_dets.append(still)
@@ -1235,8 +1265,7 @@ class Tracker:
                               if o.top or self._overlap(o.quad, kn.quad) <= SQUARELY_UNDER]
             self._reveal_below(kn)
         out.extend(self._arrivals(frame, new_dets, k, borrowed, laid_on))
-        unread = self._unread_at(reg)
-        if card_shaped and not explained:
+        if (card_shaped and not explained) or unsure:
             # a card-shaped change that nothing explains: a card not readable yet (a hand's
             # shadow on it, glare, blur): read it again a few times before giving up on it
             tries = unread.tries + 1 if unread is not None else 0
