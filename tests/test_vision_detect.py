@@ -121,20 +121,29 @@ def test_part_of_a_card_melting_into_the_cloth_gives_a_whole_card_hypothesis() -
                        for c in cands if corner_gap(t, c.corners) > 0.12 * 110)
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_the_top_card_of_a_pile_of_another_colour_is_found_by_its_printed_field(seed: int) -> None:
+def _pile_top(seed: int, unders: list[str], tops: list[str], turn_deg: tuple[float, float],
+              look: Look, fill: float = 0.92):
+    """A wackee-six table of three single cards (the scale) and a two-card pile, its top card
+    turned against the one below: (deck, render, top code, gap of the nearest candidate quad
+    to the top card's outline)."""
     deck = get_deck("wackee-six")
     rng = np.random.default_rng(seed)
     poses = [CardPose(deck, "R7", 900, 500, 30, z=1), CardPose(deck, "B4", 650, 320, -20, z=2),
-             CardPose(deck, "G9", 1200, 700, 75, z=3)]  # single cards: the scale
-    under, top = rng.choice(["R12", "Y3", "G8"]), rng.choice(["B2", "B11"])
-    turn = float(rng.choice([-1, 1]) * rng.uniform(15, 30))
+             CardPose(deck, "G9", 1200, 700, 75, z=3)]
+    under, top = rng.choice(unders), rng.choice(tops)
+    turn = float(rng.choice([-1, 1]) * rng.uniform(*turn_deg))
     a = float(rng.uniform(0, 180))
     poses += [CardPose(deck, under, 500, 650, a, z=4),
               CardPose(deck, top, 500 + rng.uniform(-3, 3), 650 + rng.uniform(-3, 3), a + turn, z=5)]
-    res = render(poses, [], CameraSpec(width=1920, height=1080, tilt_deg=10.0), Look.clean(), rng)
+    res = render(poses, [], CameraSpec(width=1920, height=1080, tilt_deg=10.0, fill=fill), look, rng)
     card = next(c for c in res.cards if c.code == top)
     gap = min(corner_gap(np.array(card.corners_px, np.float32), c.corners) for c in find_candidates(res.image))
+    return deck, res, top, gap
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_top_card_of_a_pile_of_another_colour_is_found_by_its_printed_field(seed: int) -> None:
+    deck, res, top, gap = _pile_top(seed, ["R12", "Y3", "G8"], ["B2", "B11"], (15, 30), Look.clean())
     assert gap <= 4.0
     assert top in {d.code for d in identify(res.image, deck) if d.confidence >= 0.9}
 
@@ -176,17 +185,6 @@ def test_a_pile_top_field_is_found_when_blur_tints_its_margin(seed: int) -> None
     the pile; the margin's ridge in the least channel still sets the field apart."""
     from dataclasses import replace
 
-    deck = get_deck("wackee-six")
-    rng = np.random.default_rng(seed)
-    poses = [CardPose(deck, "R7", 900, 500, 30, z=1), CardPose(deck, "B4", 650, 320, -20, z=2),
-             CardPose(deck, "G9", 1200, 700, 75, z=3)]  # single cards: the scale
-    under, top = rng.choice(["B5", "B9", "G8"]), rng.choice(["R2", "R11"])
-    turn = float(rng.choice([-1, 1]) * rng.uniform(12, 25))
-    a = float(rng.uniform(0, 180))
-    poses += [CardPose(deck, under, 500, 650, a, z=4),
-              CardPose(deck, top, 500 + rng.uniform(-3, 3), 650 + rng.uniform(-3, 3), a + turn, z=5)]
     look = replace(Look.clean(), cloth="wood", cloth_bgr=(30, 50, 90), blur_sigma=1.8, noise_sigma=2.0)
-    res = render(poses, [], CameraSpec(width=1920, height=1080, tilt_deg=10.0, fill=0.7), look, rng)
-    card = next(c for c in res.cards if c.code == top)
-    gap = min(corner_gap(np.array(card.corners_px, np.float32), c.corners) for c in find_candidates(res.image))
+    _, _, _, gap = _pile_top(seed, ["B5", "B9", "G8"], ["R2", "R11"], (12, 25), look, fill=0.7)
     assert gap <= 4.0

@@ -406,8 +406,7 @@ class Tracker:
             out.extend(self._arrivals(frame, [read], k))
             reg = np.zeros(small.shape[:2], bool)
             reg[sl] = m
-            ys, xs = np.nonzero(reg)
-            st = (int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1))
+            st = (sl[1].start, sl[0].start, sl[1].stop - sl[1].start, sl[0].stop - sl[0].start)
             self._refresh(frame.image, small, reg, st)  # the card that lies there now
         return out
 
