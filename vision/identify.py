@@ -57,6 +57,7 @@ from vision.detect import (
     order_clockwise,
     side_support,
 )
+from vision.pair_read import FACE_PX_PER_MM, pair_margin
 from vision.types import UNKNOWN, Detection
 
 __all__ = ["identify", "identify_region", "settle", "find_cards", "read_image", "UnreadableImageError",
@@ -224,6 +225,10 @@ class _Match:
     covered: float
     error: float
     structure: float = 1.0  # share of the picture's variation the best template explains
+    quality: float = 1.0  # what the fit, the structure and the cover leave of a sure margin (0..1)
+    rival: tuple[str, str | None] | None = None  # the card (code, back) the margin was closest to
+    rival_margin: float = 1.0  # the margin against it (0..1, before quality)
+    other_margin: float = 1.0  # the least margin against any other card
 
 
 def _fit(sx, sxt, s_t, s_tt, use, den):
@@ -475,7 +480,7 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
     covered = 1.0 - float((share * explained).mean())
     s1 = float(score[best])
     if explained.sum() < 5:
-        return _Match(UNKNOWN, None, 0, 0.0, covered, s1, 0.0)
+        return _Match(UNKNOWN, None, 0, 0.0, covered, s1, 0.0, 0.0)
     # margin against the best template of every other card, on the pixels where the two differ
     valid = np.repeat(explained, 3 * ppc)
     usable = kept.reshape(-1)[valid] > 0
@@ -521,7 +526,7 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
     sb = soft_row(best)
     sigma = min(MARGIN_SIGMAS, key=lambda sg: float(((xb - model(sb, sg)) ** 2).sum()))
     mb = model(sb, sigma)
-    conf = 1.0
+    margins: list[tuple[float, int]] = []  # (margin, row) against each close rival
     seen = {int(t.ident[best])}
     for j in order[1:]:
         j = int(j)
@@ -534,16 +539,19 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
         diff = np.abs(mb - model(jj, sigma)) > 0.12
         k = int(diff.sum())
         if k < 6:
-            conf = 0.0  # the two cards differ only under the cover: undecidable
+            margins.append((0.0, j))  # the two cards differ only under the cover: undecidable
             break
         xd = xb[diff]
         ea = best_shift_error(sb, sigma, diff, xd)
         ej = best_shift_error(jj, sigma, diff, xd)
-        conf = min(conf, (ej - ea) / (ea + ej + 0.002 * k))
+        margins.append((float(min(1.0, max(0.0, (ej - ea) / (ea + ej + 0.002 * k)) / 0.6)), j))
         if len(seen) >= 5:
             break
-    conf = max(0.0, conf)
-    conf = float(min(1.0, conf / 0.6))
+    margins.sort()
+    margin = margins[0][0] if margins else 1.0
+    rival = t.keys[margins[0][1]][:2] if margins else None
+    other = margins[1][0] if len(margins) > 1 else 1.0
+    conf = 1.0
     # the card's pattern must be there: the template must explain most of what differs inside the
     # quad (a bare patch of cloth or skin, normalised on itself, looks like a plain white card)
     xe = x.reshape(-1, 3, ppc)[explained]  # (cells, 3, ppc)
@@ -561,7 +569,7 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
         conf *= max(0.0, 1.0 - (err - 0.02) / 0.02)
     # a card mostly hidden is not trusted: at 65 % covered the confidence is already zero
     conf *= max(0.0, min(1.0, (MAX_COVERED - covered) / 0.3))
-    return _Match(code, back, rot, conf, covered, s1, structure)
+    return _Match(code, back, rot, margin * conf, covered, s1, structure, conf, rival, margin, other)
 
 
 def _oriented(corners: np.ndarray) -> np.ndarray:
@@ -726,25 +734,52 @@ WORSE_FIT = 3.0  # a read whose error is this many times another's says nothing 
 
 def _stands(same: bool, conf: tuple[float, float], err: tuple[float, float]) -> tuple[int, float]:
     """Of two reads of one card on two outlines (confidences conf, fit errors err), which stands
-    (0 or 1) and how sure: where they name the same card, the surer; where they name two, an
-    outline was pulled off the card (by a shadow, a neighbour's rim) or a search strayed onto a
-    pose that suits another card, so the read that fits better stands, no surer than the other
-    is unsure (unless the other fits far worse: then it is no evidence against it)."""
+    (0 or 1) and the share of its confidence it keeps: where they name the same card, the surer,
+    all of it; where they name two, an outline was pulled off the card (by a shadow, a
+    neighbour's rim) or a search strayed onto a pose that suits another card, so the read that
+    fits better stands, no surer than the other is unsure (unless the other fits far worse: then
+    it is no evidence against it)."""
     if same:
         i = 1 if conf[1] > conf[0] or (conf[1] == conf[0] and err[1] < err[0]) else 0
-        return i, conf[i]
+        return i, 1.0
     i = 0 if err[0] <= err[1] else 1
     if err[1 - i] > WORSE_FIT * err[i]:
-        return i, conf[i]
-    return i, conf[i] * (1.0 - conf[1 - i])
+        return i, 1.0
+    return i, 1.0 - conf[1 - i]
 
 
 def _either(a: tuple[np.ndarray, _Match], b: tuple[np.ndarray, _Match]) -> tuple[np.ndarray, _Match]:
-    """Two reads of one card on two outlines, settled by _stands."""
-    i, conf = _stands((a[1].code, a[1].back) == (b[1].code, b[1].back),
+    """Two reads of one card on two outlines, settled by _stands (a cut counts against the
+    read's quality, so that a later margin keeps it)."""
+    i, keep = _stands((a[1].code, a[1].back) == (b[1].code, b[1].back),
                       (a[1].confidence, b[1].confidence), (a[1].error, b[1].error))
     q, m = (a, b)[i]
-    return q, (m if conf == m.confidence else replace(m, confidence=conf))
+    return q, (m if keep == 1.0 else replace(m, confidence=m.confidence * keep, quality=m.quality * keep))
+
+
+PAIR_TRY = 0.9  # a margin below this against one other face is settled by vision/pair_read.py
+PAIR_FLOOR = 0.05  # a pair margin this small says nothing ...
+PAIR_SPAN = 0.2  # ... and this much more makes the read sure
+PAIR_EXPLAINS = 0.5  # the better face must explain more of its marks than this (0.8: fully trusted)
+
+
+def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match) -> _Match:
+    """A face read whose margin is small against one other face only (a small spade's pips
+    and a small club's are a few blurred pixels apart on the rectified picture) is settled
+    between the two on the image's own pixels (vision/pair_read.py): the winner keeps the
+    margins against every other card, and what the fit, structure and cover cut."""
+    if m.back is not None or m.code == UNKNOWN or m.rival is None or m.rival[1] is not None \
+            or m.rival[0] == UNKNOWN or m.rival_margin >= PAIR_TRY or m.quality <= 0.0:
+        return m
+    faces = (deck.render_face(m.code, FACE_PX_PER_MM), deck.render_face(m.rival[0], FACE_PX_PER_MM))
+    got, explained = pair_margin(image, np.roll(q, -((m.rot // 90) % 4), axis=0), faces)
+    sure = float(np.clip((abs(got) - PAIR_FLOOR) / PAIR_SPAN, 0.0, 1.0))
+    sure *= float(np.clip((explained - PAIR_EXPLAINS) / 0.3, 0.0, 1.0))
+    if got >= 0:
+        margin = min(max(m.rival_margin, sure), m.other_margin)
+        return replace(m, confidence=margin * m.quality, rival_margin=max(m.rival_margin, sure))
+    return replace(m, code=m.rival[0], confidence=min(sure, m.other_margin) * m.quality,
+                   rival=(m.code, None), rival_margin=sure)
 
 
 def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: bool = True,
@@ -752,6 +787,7 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
     q = _oriented(np.asarray(corners, dtype=np.float32))
     standard = deck.kind == "standard" or getattr(deck, "base", None) == "standard"
     q, m = _best_read(image, q, templates(deck), refine, search, strict, align=not standard)
+    m = _pair_settled(image, q, deck, m)
     code, back, conf = m.code, m.back, m.confidence
     rot = m.rot
     # a standard deck (built in, or enrolled with standard codes) is also read by its corner index,
@@ -792,11 +828,11 @@ def settle(a: Detection, b: Detection) -> Detection:
     UNKNOWN. Reads without best_fit or fit_error: the surer."""
     if a.best_fit is None or b.best_fit is None or a.fit_error is None or b.fit_error is None:
         return a if a.confidence >= b.confidence else b
-    i, conf = _stands(a.best_fit == b.best_fit, (a.confidence, b.confidence), (a.fit_error, b.fit_error))
+    i, keep = _stands(a.best_fit == b.best_fit, (a.confidence, b.confidence), (a.fit_error, b.fit_error))
     win = (a, b)[i]
-    if conf == win.confidence:
+    if keep == 1.0:
         return win
-    conf = round(conf, 4)
+    conf = round(win.confidence * keep, 4)
     if conf >= MIN_CONFIDENCE:
         return replace(win, confidence=conf)
     return replace(win, code=UNKNOWN, confidence=conf, face_up=True, back=None)

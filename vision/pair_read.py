@@ -1,0 +1,136 @@
+"""Which of two cards that differ only in small marks a quad shows, read on the image's own pixels.
+
+The template read (vision/identify.py) compares a card rectified to about 1.45 mm a pixel. That
+is enough for a card's layout and colours, but a small spade and a small club (or a heart and a
+diamond) differ there in a handful of blurred pixels, so a standard deck's black cards at the
+overhead camera's scale came out unsure. Here both candidate faces are drawn into the image
+itself through the quad's homography (finely drawn, then softened to the camera's scale), and
+compared only where they differ: each mark (a pip, a corner suit, a court card's symbol) in its
+own small window, where each face may move by up to a pixel and a half (a quad's corners are a
+pixel or so off, and not by the same amount everywhere) and gets its own gain and offset (light
+and glare vary across a card). The marks are a few pixels across, so the moves are tried in
+quarter pixels: at half pixels a spade's pips were often fitted about as well by a club's.
+
+The camera's blur is found first, on a coarse grid of moves; it is shared by both faces (a face
+must not fit better only by being blurred more than the camera blurs), and so is the card's
+turn: where a small spade and club are hard to tell apart, so is an upright pip from one upside
+down, so the quad is also tried turned half round, and the turn in which the better face
+explains its marks best stands.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.types import CARD_W_MM
+
+FACE_PX_PER_MM = 4.0  # the faces are drawn this finely before they are warped into the image
+COARSE_MOVES = (-0.5, 0.0, 0.5)  # image px: moves of a whole face while the blur is found ...
+FINE_MOVES = (-0.5, -0.25, 0.0, 0.25, 0.5)  # ... and when the faces are compared
+STEPS = (-1, 0, 1)  # image px: moves of each mark's window on top
+BLURS = (0.5, 0.8, 1.1, 1.5, 2.0)  # image px: camera blurs tried
+DIFFER = 0.06  # grey level (0..1) from which two faces count as different at a pixel
+MIN_MARK_PX = 4  # a difference this small (in px) is a speck of rasterising, not a mark
+MIN_GAIN = 0.2  # a face must be seen with at least this contrast to explain a window
+NOISE = 0.002  # per pixel: residual that is the camera's noise, not evidence
+
+
+def _grey(img: np.ndarray) -> np.ndarray:
+    return img.astype(np.float32).mean(axis=2) * np.float32(1 / 255)
+
+
+def _warped(face: np.ndarray, corners: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """The face drawn into a crop through corners (crop px, clockwise from the printed
+    top-left); -1 outside it."""
+    h, w = face.shape[:2]
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    m = cv2.getPerspectiveTransform(src, corners.astype(np.float32))
+    return cv2.warpPerspective(face, m, (shape[1], shape[0]), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=-1.0)
+
+
+class _Marks:
+    """The windows where two faces, drawn through one quad, differ; and how well each face
+    fits the crop there under a set of moves and blurs."""
+
+    def __init__(self, crop: np.ndarray, q: np.ndarray, soft: list[np.ndarray]) -> None:
+        self.crop, self.q, self.soft = crop, q, soft
+        still = [_warped(f, q, crop.shape) for f in soft]
+        inside = cv2.erode((still[0] >= 0).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        differ = np.abs(cv2.GaussianBlur(still[0], (0, 0), 0.8) - cv2.GaussianBlur(still[1], (0, 0), 0.8)) > DIFFER
+        marks = cv2.dilate((differ & inside).astype(np.uint8), np.ones((3, 3), np.uint8))
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(marks)
+        reach = max(STEPS)
+        self.windows: list[tuple[int, int, int, int, np.ndarray, np.ndarray, float]] = []
+        for i in range(1, n):
+            x, y, w, h, area = stats[i]
+            xa, ya, xb, yb = x - 1, y - 1, x + w + 1, y + h + 1
+            if area < MIN_MARK_PX or xa - reach < 0 or ya - reach < 0 or xb + reach > crop.shape[1] \
+                    or yb + reach > crop.shape[0]:
+                continue
+            sel = lab[ya:yb, xa:xb] == i
+            xv = crop[ya:yb, xa:xb][sel]
+            spread = float((xv * xv).sum() - xv.sum() ** 2 / xv.size)  # what a flat patch leaves
+            self.windows.append((xa, ya, xb, yb, sel, xv, spread))
+        self.used = sum(int(w[4].sum()) for w in self.windows)
+        self.spread = sum(w[6] for w in self.windows)
+
+    def errors(self, moves: tuple[float, ...], blurs: tuple[float, ...]) -> np.ndarray:
+        """(2, len(blurs)): each face's residual summed over the windows, each window at its
+        best move (a whole-face move, then the window's own step)."""
+        shifts = [np.array((sx, sy), np.float32) for sy in moves for sx in moves]
+        total = np.zeros((2, len(blurs)))
+        for k, face in enumerate(self.soft):
+            warps = [_warped(face, self.q + s, self.crop.shape) for s in shifts]
+            for b, sigma in enumerate(blurs):
+                blurred = [cv2.GaussianBlur(w, (0, 0), sigma) for w in warps]
+                for xa, ya, xb, yb, sel, xv, spread in self.windows:
+                    t = np.stack([img[ya + dy:yb + dy, xa + dx:xb + dx][sel]
+                                  for img in blurred for dy in STEPS for dx in STEPS])
+                    s_t = t.sum(axis=1)
+                    var_t = (t * t).sum(axis=1) - s_t * s_t / xv.size
+                    cov = t @ xv - s_t * (xv.sum() / xv.size)
+                    gain = cov / np.maximum(var_t, 1e-9)
+                    res = np.where(gain > MIN_GAIN, spread - gain * cov, spread)
+                    res[(t < 0).any(axis=1)] = np.inf  # a move that left the card
+                    total[k, b] += max(float(res.min()), 0.0)
+        return total
+
+
+def pair_margin(image: np.ndarray, corners: np.ndarray, faces: tuple[np.ndarray, np.ndarray],
+                turns: bool = True) -> tuple[float, float]:
+    """How much better the first of two faces explains the card than the second, in -1..1
+    (0: no telling them apart), and the share of the marks' variation the better face explains
+    (a quad off the card, or a third card, leaves much of it unexplained by either).
+
+    corners: the card's quad in image px, clockwise from the printed top-left of both faces
+    (turns: or from the bottom-right); faces: the two faces (BGR) drawn at FACE_PX_PER_MM."""
+    q = np.asarray(corners, np.float32).reshape(4, 2)
+    pad = 4 + max(STEPS)
+    x0, y0 = np.maximum(np.floor(q.min(axis=0)).astype(int) - pad, 0)
+    x1, y1 = np.ceil(q.max(axis=0)).astype(int) + pad
+    x1, y1 = min(x1, image.shape[1]), min(y1, image.shape[0])
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return 0.0, 0.0
+    crop = _grey(image[y0:y1, x0:x1])
+    q = q - np.array([x0, y0], np.float32)
+    short = float(min(np.linalg.norm(q[0] - q[1]), np.linalg.norm(q[1] - q[2])))
+    shrink = FACE_PX_PER_MM * CARD_W_MM / max(short, 1.0)  # face px per image px
+    soft = [cv2.GaussianBlur(_grey(f), (0, 0), 0.4 * shrink) for f in faces]  # no aliasing in the warp
+    best: tuple[float, _Marks, int] | None = None  # (explained, marks, blur)
+    for turn in ((0, 2) if turns else (0,)):
+        marks = _Marks(crop, np.roll(q, -turn, axis=0), soft)
+        if marks.used == 0 or marks.spread <= NOISE * marks.used:  # no marks, or too faint to tell
+            continue
+        coarse = marks.errors(COARSE_MOVES, BLURS)
+        b = int(np.argmin(coarse.min(axis=0)))  # the camera's blur, as the better face sees it
+        explained = 1.0 - float(coarse[:, b].min()) / marks.spread
+        if best is None or explained > best[0]:
+            best = (explained, marks, b)
+    if best is None:
+        return 0.0, 0.0
+    _, marks, b = best
+    e0, e1 = marks.errors(FINE_MOVES, (BLURS[b],))[:, 0]
+    explained = 1.0 - min(e0, e1) / marks.spread
+    return float((e1 - e0) / (e0 + e1 + NOISE * marks.used)), float(explained)
