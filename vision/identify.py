@@ -21,7 +21,9 @@ when the template explains little of what the picture shows (a bare patch of clo
 normalised on itself, looks like a plain white card); the fit is judged on the cells where the
 card shows, except in a strict read (a hypothesis from a blob of cards, or a tracker that wants
 only the card on top), where the covered cells count against it. Below MIN_CONFIDENCE the card
-is reported as UNKNOWN, never guessed.
+is reported as UNKNOWN, never guessed. Where the margin is small against one other face only
+(a small spade's pips and a club's are a few blurred pixels apart on the rectified picture), the
+two are compared again on the image's own pixels (vision/pair_read.py).
 
 The quad is read as given and as sharpened on the image's edges (detect.fit_edges), each first
 moved by up to two canonical pixels to where the likeliest template, as fitted, matches best (a
