@@ -84,6 +84,8 @@ HAND_OVER_READ = 0.5  # share of a card read surely while settling that an arm m
 NOTHING_THERE = 0.3  # a read this unsure where a card was: no card shows there
 SLIDE_FIT = 150.0  # a slide's fit must explain this many times the noise of a frame difference
 SLIDE_PX = 0.3  # ... and move the card's edge by this much (mid-resolution px) somewhere
+BROAD_UNHIDDEN = 0.2  # share of a card's footprint changed broadly, no hand over it, from which ...
+OUTLINE_KEPT = 0.3  # ... the card's outline must show in the past picture this strongly (or it lay elsewhere)
 BARE = 0.4  # a place whose picture varies this much less than the card's did shows bare cloth
 SQUARELY_UNDER = 0.8  # share of a card that the one on it covers: it would show were it there
 STALE_OVERLAP = 0.5  # a card that moved less than this far off its old place (overlap) left no place to read
@@ -1011,13 +1013,18 @@ class Tracker:
         """Did the card move between two pictures? None: too little of it shows.
 
         A card that slid shows as thin lines along its edges and print in the difference; hands
-        and their shadows are broad blobs, left out (with a margin) whatever they cover."""
+        and their shadows are broad blobs, left out (with a margin) whatever they cover. A broad
+        change that no hand explains, along which the card's outline does not show in the past
+        picture, is the card lying elsewhere then (many pixels away, still on its way)."""
         d = cv2.absdiff(a, b)
         big = (d > max(self.rest_threshold, 4.0 * self._noise)).astype(np.uint8)
         blob = cv2.morphologyEx(big, cv2.MORPH_OPEN, self._k3)
         blob = cv2.dilate(blob, self._k5).astype(bool)
         valid = foot & ~blob
         nv = int(valid.sum())
+        broad = foot & blob if hand is None else foot & blob & ~hand
+        if np.count_nonzero(broad) >= BROAD_UNHIDDEN * self._foot_n and self._outline_gone(a, foot, broad):
+            return True
         if nv < 0.2 * self._foot_n:
             # mostly a broad change: a shadow (the card's own pattern still shows, only darker),
             # a hand over it, or the card not yet there
@@ -1045,6 +1052,19 @@ class Tracker:
         ys, xs = np.nonzero(thin)
         fy, fx = np.nonzero(foot)
         return len(set(zip((ys > fy.mean()).tolist(), (xs > fx.mean()).tolist(), strict=True))) >= 2
+
+    def _outline_gone(self, a: np.ndarray, foot: np.ndarray, broad: np.ndarray) -> bool:
+        """Is the card's outline as it lies now missing from the past picture a, along the part
+        of it where a broad change that no hand explains lies? Then the card lay elsewhere (a
+        slide of many pixels, which _slid does not fit); a shadow darkens the outline but keeps it."""
+        rim = foot & ~cv2.erode(foot.astype(np.uint8), self._k5).astype(bool)
+        sel = rim & broad
+        if np.count_nonzero(sel) < 20:
+            return False
+        gx, gy = cv2.Sobel(a, cv2.CV_32F, 1, 0), cv2.Sobel(a, cv2.CV_32F, 0, 1)
+        was = np.abs(gx[sel]) + np.abs(gy[sel])
+        now = np.abs(self._now_gx[sel]) + np.abs(self._now_gy[sel])
+        return float(np.percentile(was, 75)) < OUTLINE_KEPT * float(np.percentile(now, 75))
 
     def _slid(self, a: np.ndarray, b: np.ndarray, valid: np.ndarray) -> bool:
         """Is the difference a - b over the valid pixels that of b's picture (the card now, as
