@@ -30,6 +30,8 @@ import numpy as np
 from vision.markers import DEFAULT_MARKER_MM, MarkerGeometry, marker_image
 from vision.types import CARD_H_MM, CARD_W_MM
 
+PRINT_PX_PER_MM = 8.0  # card pictures are drawn at least this finely (see Table.card_picture)
+
 CORNER_RADIUS_MM = 3.2
 
 
@@ -437,10 +439,17 @@ class Renderer:
         got = self._faces.get(key)
         if got is None:
             s = self.card_px_per_mm
+            # drawn finely and shrunk by area: printed ink has smooth edges that the camera's
+            # pixels average, not the stair steps of a drawing made at the camera's scale
+            fine = max(s, PRINT_PX_PER_MM)
             if face_up:
-                img = deck.render_face(code, s)
+                img = deck.render_face(code, fine)
             else:
-                img = deck.render_back(back or deck.back_colours[0], s)  # type: ignore[attr-defined]
+                img = deck.render_back(back or deck.back_colours[0], fine)  # type: ignore[attr-defined]
+            if fine != s:
+                h, w = img.shape[:2]
+                size = (round(w * s / fine), round(h * s / fine))
+                img = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
             img = np.ascontiguousarray(img)
             if self.look.card_tint < 1:
                 img = cv2.convertScaleAbs(img, alpha=self.look.card_tint, beta=2)
