@@ -765,13 +765,17 @@ PAIR_SPAN = 0.2  # ... and this much more makes the read sure
 PAIR_EXPLAINS = 0.5  # the better face must explain more of its marks than this (0.8: fully trusted)
 
 
-def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match) -> _Match:
+def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, twins: bool = False) -> _Match:
     """A face read whose margin is small against one other face only (a small spade's pips
     and a small club's are a few blurred pixels apart on the rectified picture) is settled
     between the two on the image's own pixels (vision/pair_read.py): the winner keeps the
-    margins against every other card, and what the fit, structure and cover cut."""
+    margins against every other card, and what the fit, structure and cover cut.
+
+    twins: the deck's faces come in pairs that differ in small marks only (a standard deck's
+    suits of one colour), so even a sure margin against the other face of a pair is checked:
+    on the rectified picture a quad a pixel or two off can make the wrong one fit surely."""
     if m.back is not None or m.code == UNKNOWN or m.rival is None or m.rival[1] is not None \
-            or m.rival[0] == UNKNOWN or m.rival_margin >= PAIR_TRY or m.quality <= 0.0:
+            or m.rival[0] == UNKNOWN or (m.rival_margin >= PAIR_TRY and not twins) or m.quality <= 0.0:
         return m
     faces = (deck.render_face(m.code, FACE_PX_PER_MM), deck.render_face(m.rival[0], FACE_PX_PER_MM))
     got, explained = pair_margin(image, np.roll(q, -((m.rot // 90) % 4), axis=0), faces)
@@ -789,7 +793,7 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
     q = _oriented(np.asarray(corners, dtype=np.float32))
     standard = deck.kind == "standard" or getattr(deck, "base", None) == "standard"
     q, m = _best_read(image, q, templates(deck), refine, search, strict, align=not standard)
-    m = _pair_settled(image, q, deck, m)
+    m = _pair_settled(image, q, deck, m, twins=standard)
     code, back, conf = m.code, m.back, m.confidence
     rot = m.rot
     # a standard deck (built in, or enrolled with standard codes) is also read by its corner index,
