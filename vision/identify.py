@@ -23,7 +23,8 @@ card shows, except in a strict read (a hypothesis from a blob of cards, or a tra
 only the card on top), where the covered cells count against it. Below MIN_CONFIDENCE the card
 is reported as UNKNOWN, never guessed. Where the margin is small against one other face only
 (a small spade's pips and a club's are a few blurred pixels apart on the rectified picture), the
-two are compared again on the image's own pixels (vision/pair_read.py).
+two are compared again on the image's own pixels (vision/pair_read.py); a standard deck's read is
+compared so with its twin (the same rank in the other suit of its colour) even when it is sure.
 
 The quad is read as given and as sharpened on the image's edges (detect.fit_edges), each first
 moved by up to two canonical pixels to where the likeliest template, as fitted, matches best (a
@@ -765,17 +766,27 @@ PAIR_SPAN = 0.2  # ... and this much more makes the read sure
 PAIR_EXPLAINS = 0.5  # the better face must explain more of its marks than this (0.8: fully trusted)
 
 
+_TWIN_SUITS = ({"S", "C"}, {"H", "D"})
+
+
+def _twins(a: str, b: str) -> bool:
+    """Standard codes of one rank in the two suits of one colour (5S and 5C, QH and QD)."""
+    return a[:-1] == b[:-1] and {a[-1:], b[-1:]} in _TWIN_SUITS
+
+
 def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, twins: bool = False) -> _Match:
     """A face read whose margin is small against one other face only (a small spade's pips
     and a small club's are a few blurred pixels apart on the rectified picture) is settled
     between the two on the image's own pixels (vision/pair_read.py): the winner keeps the
     margins against every other card, and what the fit, structure and cover cut.
 
-    twins: the deck's faces come in pairs that differ in small marks only (a standard deck's
-    suits of one colour), so even a sure margin against the other face of a pair is checked:
-    on the rectified picture a quad a pixel or two off can make the wrong one fit surely."""
+    twins: a standard deck, whose faces come in twins that differ in small marks only (_twins),
+    so even a sure margin against the card's twin is checked: on the rectified picture a quad a
+    pixel or two off can make the wrong one fit surely."""
     if m.back is not None or m.code == UNKNOWN or m.rival is None or m.rival[1] is not None \
-            or m.rival[0] == UNKNOWN or (m.rival_margin >= PAIR_TRY and not twins) or m.quality <= 0.0:
+            or m.rival[0] == UNKNOWN or m.quality <= 0.0:
+        return m
+    if m.rival_margin >= PAIR_TRY and not (twins and _twins(m.code, m.rival[0])):
         return m
     faces = (deck.render_face(m.code, FACE_PX_PER_MM), deck.render_face(m.rival[0], FACE_PX_PER_MM))
     got, explained = pair_margin(image, np.roll(q, -((m.rot // 90) % 4), axis=0), faces)

@@ -30,7 +30,7 @@ import numpy as np
 from vision.markers import DEFAULT_MARKER_MM, MarkerGeometry, marker_image
 from vision.types import CARD_H_MM, CARD_W_MM
 
-PRINT_PX_PER_MM = 8.0  # card pictures are drawn at least this finely (see Table.card_picture)
+PRINT_PX_PER_MM = 8.0  # card pictures are drawn at least this finely (see Renderer.card_picture)
 
 CORNER_RADIUS_MM = 3.2
 
