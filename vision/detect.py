@@ -125,6 +125,7 @@ def foreground_mask(small: np.ndarray, cloth: Cloth | None = None) -> np.ndarray
 
 RING_MIN = 12.0  # grey levels a white margin's least channel must rise above its surroundings
 RING_NOISE = 4.0  # ... and how many times the image's own spread of that rise
+RING_LOW = 0.65  # share of that rise enough where the ridge joins a part that rises fully
 
 
 def ringed_cards(small: np.ndarray, min_area: float) -> np.ndarray:
@@ -135,7 +136,15 @@ def ringed_cards(small: np.ndarray, min_area: float) -> np.ndarray:
     least = small.min(axis=2).astype(np.float32)
     rise = least - cv2.blur(least, (5, 5))
     spread = 1.4826 * float(np.median(np.abs(rise)))
-    ridge = (rise > max(RING_MIN, RING_NOISE * spread)).astype(np.uint8)
+    high = max(RING_MIN, RING_NOISE * spread)
+    # a margin a pixel wide, averaged with the field and the cloth beside it, rises less here and
+    # there: where it still rises part of the way, joined to where it rises fully, it counts
+    ridge = (rise > RING_LOW * high).astype(np.uint8)
+    n, lab = cv2.connectedComponents(ridge, connectivity=8)
+    strong = np.zeros(n, bool)
+    strong[np.unique(lab[rise > high])] = True
+    strong[0] = False
+    ridge = strong[lab].astype(np.uint8)
     out = np.zeros_like(ridge)
     contours, hier = cv2.findContours(ridge, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hier is None:
