@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from vision.types import CARD_W_MM
 
 FACE_PX_PER_MM = 4.0  # the faces are drawn this finely before they are warped into the image
 COARSE_MOVES = (-0.5, 0.0, 0.5)  # image px: moves of a whole face while the blur is found ...
 FINE_MOVES = (-0.5, -0.25, 0.0, 0.25, 0.5)  # ... and when the faces are compared
-STEPS = (-1, 0, 1)  # image px: moves of each mark's window on top
+STEP = 1  # image px: each mark's window also moves by up to this much on top
 BLURS = (0.5, 0.8, 1.1, 1.5, 2.0)  # image px: camera blurs tried
 DIFFER = 0.06  # grey level (0..1) from which two faces count as different at a pixel
 MIN_MARK_PX = 4  # a difference this small (in px) is a speck of rasterising, not a mark
@@ -61,13 +62,12 @@ class _Marks:
         differ = np.abs(cv2.GaussianBlur(still[0], (0, 0), 0.8) - cv2.GaussianBlur(still[1], (0, 0), 0.8)) > DIFFER
         marks = cv2.dilate((differ & inside).astype(np.uint8), np.ones((3, 3), np.uint8))
         n, lab, stats, _ = cv2.connectedComponentsWithStats(marks)
-        reach = max(STEPS)
         self.windows: list[tuple[int, int, int, int, np.ndarray, np.ndarray, float]] = []
         for i in range(1, n):
             x, y, w, h, area = stats[i]
             xa, ya, xb, yb = x - 1, y - 1, x + w + 1, y + h + 1
-            if area < MIN_MARK_PX or xa - reach < 0 or ya - reach < 0 or xb + reach > crop.shape[1] \
-                    or yb + reach > crop.shape[0]:
+            if area < MIN_MARK_PX or xa - STEP < 0 or ya - STEP < 0 or xb + STEP > crop.shape[1] \
+                    or yb + STEP > crop.shape[0]:
                 continue
             sel = lab[ya:yb, xa:xb] == i
             xv = crop[ya:yb, xa:xb][sel]
@@ -84,10 +84,11 @@ class _Marks:
         for k, face in enumerate(self.soft):
             warps = [_warped(face, self.q + s, self.crop.shape) for s in shifts]
             for b, sigma in enumerate(blurs):
-                blurred = [cv2.GaussianBlur(w, (0, 0), sigma) for w in warps]
+                blurred = np.stack([cv2.GaussianBlur(w, (0, 0), sigma) for w in warps])
                 for xa, ya, xb, yb, sel, xv, spread in self.windows:
-                    t = np.stack([img[ya + dy:yb + dy, xa + dx:xb + dx][sel]
-                                  for img in blurred for dy in STEPS for dx in STEPS])
+                    # the window at every move and step at once: (moves, steps, steps, px)
+                    near = blurred[:, ya - STEP:yb + STEP, xa - STEP:xb + STEP]
+                    t = sliding_window_view(near, sel.shape, axis=(1, 2))[:, :, :, sel].reshape(-1, xv.size)
                     s_t = t.sum(axis=1)
                     var_t = (t * t).sum(axis=1) - s_t * s_t / xv.size
                     cov = t @ xv - s_t * (xv.sum() / xv.size)
@@ -107,7 +108,7 @@ def pair_margin(image: np.ndarray, corners: np.ndarray, faces: tuple[np.ndarray,
     corners: the card's quad in image px, clockwise from the printed top-left of both faces
     (turns: or from the bottom-right); faces: the two faces (BGR) drawn at FACE_PX_PER_MM."""
     q = np.asarray(corners, np.float32).reshape(4, 2)
-    pad = 4 + max(STEPS)
+    pad = 4 + STEP
     x0, y0 = np.maximum(np.floor(q.min(axis=0)).astype(int) - pad, 0)
     x1, y1 = np.ceil(q.max(axis=0)).astype(int) + pad
     x1, y1 = min(x1, image.shape[1]), min(y1, image.shape[0])
