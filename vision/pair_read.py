@@ -99,14 +99,15 @@ class _Marks:
         return total
 
 
-def pair_margin(image: np.ndarray, corners: np.ndarray, faces: tuple[np.ndarray, np.ndarray],
-                turns: bool = True) -> tuple[float, float]:
+def pair_margin(image: np.ndarray, corners: np.ndarray, faces: tuple[np.ndarray, np.ndarray]
+                ) -> tuple[float, float]:
     """How much better the first of two faces explains the card than the second, in -1..1
     (0: no telling them apart), and the share of the marks' variation the better face explains
     (a quad off the card, or a third card, leaves much of it unexplained by either).
 
     corners: the card's quad in image px, clockwise from the printed top-left of both faces
-    (turns: or from the bottom-right); faces: the two faces (BGR) drawn at FACE_PX_PER_MM."""
+    (or from the bottom-right: both turns are tried); faces: the two faces (BGR) drawn at
+    FACE_PX_PER_MM."""
     q = np.asarray(corners, np.float32).reshape(4, 2)
     pad = 4 + STEP
     x0, y0 = np.maximum(np.floor(q.min(axis=0)).astype(int) - pad, 0)
@@ -120,7 +121,7 @@ def pair_margin(image: np.ndarray, corners: np.ndarray, faces: tuple[np.ndarray,
     shrink = FACE_PX_PER_MM * CARD_W_MM / max(short, 1.0)  # face px per image px
     soft = [cv2.GaussianBlur(_grey(f), (0, 0), 0.4 * shrink) for f in faces]  # no aliasing in the warp
     best: tuple[float, _Marks, int] | None = None  # (explained, marks, blur)
-    for turn in ((0, 2) if turns else (0,)):
+    for turn in (0, 2):
         marks = _Marks(crop, np.roll(q, -turn, axis=0), soft)
         if marks.used == 0 or marks.spread <= NOISE * marks.used:  # no marks, or too faint to tell
             continue

@@ -216,6 +216,7 @@ class Tracker:
         self._foot_n = 0
         self._noise = 0.0
         self._edges = np.zeros((1, 1), bool)
+        self._rim = np.zeros((1, 1), bool)
         self._now_gx = self._now_gy = np.zeros((1, 1), np.float32)
         self._k3 = np.ones((3, 3), np.uint8)
         self._k5 = np.ones((5, 5), np.uint8)
@@ -1023,7 +1024,7 @@ class Tracker:
         valid = foot & ~blob
         nv = int(valid.sum())
         broad = foot & blob if hand is None else foot & blob & ~hand
-        if np.count_nonzero(broad) >= BROAD_UNHIDDEN * self._foot_n and self._outline_gone(a, foot, broad):
+        if np.count_nonzero(broad) >= BROAD_UNHIDDEN * self._foot_n and self._outline_gone(a, broad):
             return True
         if nv < 0.2 * self._foot_n:
             # mostly a broad change: a shadow (the card's own pattern still shows, only darker),
@@ -1053,12 +1054,11 @@ class Tracker:
         fy, fx = np.nonzero(foot)
         return len(set(zip((ys > fy.mean()).tolist(), (xs > fx.mean()).tolist(), strict=True))) >= 2
 
-    def _outline_gone(self, a: np.ndarray, foot: np.ndarray, broad: np.ndarray) -> bool:
+    def _outline_gone(self, a: np.ndarray, broad: np.ndarray) -> bool:
         """Is the card's outline as it lies now missing from the past picture a, along the part
         of it where a broad change that no hand explains lies? Then the card lay elsewhere (a
         slide of many pixels, which _slid does not fit); a shadow darkens the outline but keeps it."""
-        rim = foot & ~cv2.erode(foot.astype(np.uint8), self._k5).astype(bool)
-        sel = rim & broad
+        sel = self._rim & broad
         if np.count_nonzero(sel) < 20:
             return False
         gx, gy = cv2.Sobel(a, cv2.CV_32F, 1, 0), cv2.Sobel(a, cv2.CV_32F, 0, 1)
@@ -1092,9 +1092,10 @@ class Tracker:
 
     def _look_at(self, now: np.ndarray, foot: np.ndarray) -> None:
         """Set the card whose past pictures _moved_thin compares with now: its footprint's size,
-        its picture's gradients now (once, not once per past picture) and where it shows an edge
-        (a slide changes pixels there)."""
+        its picture's gradients now (once, not once per past picture), where it shows an edge
+        (a slide changes pixels there) and its outline's band (_outline_gone)."""
         self._foot_n = int(foot.sum())
+        self._rim = foot & ~cv2.erode(foot.astype(np.uint8), self._k5).astype(bool)
         self._now_gx = cv2.Sobel(now, cv2.CV_32F, 1, 0)
         self._now_gy = cv2.Sobel(now, cv2.CV_32F, 0, 1)
         grad = (np.abs(self._now_gx) + np.abs(self._now_gy)) / 4  # grey levels a pixel, about
