@@ -86,6 +86,10 @@ SLIDE_FIT = 150.0  # a slide's fit must explain this many times the noise of a f
 SLIDE_PX = 0.3  # ... and move the card's edge by this much (mid-resolution px) somewhere
 BROAD_UNHIDDEN = 0.2  # share of a card's footprint changed broadly, no hand over it, from which ...
 OUTLINE_KEPT = 0.3  # ... the card's outline must show in the past picture this strongly (or it lay elsewhere)
+SHADE_SIGMA = 2.0  # px (mid resolution) of the blur that separates a shadow from the card's detail
+DETAIL_CELLS = 4  # cells across and down a footprint in which the detail is matched ...
+SHADED_SAME = 0.5  # ... unmatched by less than this share once the shading is out ...
+DETAIL_SHOWS = 0.4  # ... over this share of the card's detail: it lay as now (in a shadow, partly covered)
 BARE = 0.4  # a place whose picture varies this much less than the card's did shows bare cloth
 SQUARELY_UNDER = 0.8  # share of a card that the one on it covers: it would show were it there
 STALE_OVERLAP = 0.5  # a card that moved less than this far off its old place (overlap) left no place to read
@@ -1027,17 +1031,16 @@ class Tracker:
         if np.count_nonzero(broad) >= BROAD_UNHIDDEN * self._foot_n and self._outline_gone(a, broad):
             return True
         if nv < 0.2 * self._foot_n:
-            # mostly a broad change: a shadow (the card's own pattern still shows, only darker),
-            # a hand over it, or the card not yet there
-            fa, fb = a[foot].astype(np.float32), b[foot].astype(np.float32)
-            fa -= fa.mean()
-            fb -= fb.mean()
-            ncc = float((fa * fb).sum() / (np.sqrt((fa * fa).sum() * (fb * fb).sum()) + 1e-6))
+            # mostly a broad change: a shadow (the card's own detail still shows, only shaded), a
+            # hand over part of it (the part beside it, often in its shadow, tells), a hand over
+            # all of it, or the card not yet there (a hand's mask counts only where the picture
+            # changed: a card's saturated field joined to the arm that brought it reads as skin)
+            matched = self._detail_matched(a, b, foot)
             if self.debug:
-                print("   ncc", round(ncc, 3))
-            if ncc > 0.8:
+                print("   detail matched", round(matched, 2))
+            if matched >= DETAIL_SHOWS:
                 return False
-            if hand is not None and np.count_nonzero(hand & foot) >= 0.3 * self._foot_n:
+            if hand is not None and np.count_nonzero(foot & blob & hand) >= 0.3 * self._foot_n:
                 return None
             return True
         # a card that slid: the difference is that of its own edges and print moved a little (a
@@ -1053,6 +1056,30 @@ class Tracker:
         ys, xs = np.nonzero(thin)
         fy, fx = np.nonzero(foot)
         return len(set(zip((ys > fy.mean()).tolist(), (xs > fx.mean()).tolist(), strict=True))) >= 2
+
+    def _detail_matched(self, a: np.ndarray, b: np.ndarray, foot: np.ndarray) -> float:
+        """The share of the card's fine detail (the picture now, b, less its blur) that the past
+        picture a shows in place once a smooth shading (a shadow: the ratio of the two blurred)
+        is taken out, in cells of the footprint: near 1 for the same card in a shadow, about
+        the share that shows for one partly under a hand, near 0 where it lay elsewhere."""
+        fa, fb = a.astype(np.float32) + 1.0, b.astype(np.float32) + 1.0
+        ba = cv2.GaussianBlur(fa, (0, 0), SHADE_SIGMA)
+        bb = cv2.GaussianBlur(fb, (0, 0), SHADE_SIGMA)
+        shade = ba / bb
+        res = np.where(foot, (fa - fb * shade) ** 2, 0.0)
+        detail = np.where(foot, ((fb - bb) * shade) ** 2, 0.0)
+        ys, xs = np.nonzero(foot)
+        y0, x0 = ys.min(), xs.min()
+        h, w = ys.max() + 1 - y0, xs.max() + 1 - x0
+        cuts_y = np.linspace(0, h, DETAIL_CELLS + 1).astype(int)
+        cuts_x = np.linspace(0, w, DETAIL_CELLS + 1).astype(int)
+        r = np.add.reduceat(np.add.reduceat(res[y0:y0 + h, x0:x0 + w], cuts_y[:-1], axis=0), cuts_x[:-1], axis=1)
+        d = np.add.reduceat(np.add.reduceat(detail[y0:y0 + h, x0:x0 + w], cuts_y[:-1], axis=0), cuts_x[:-1], axis=1)
+        use = d >= 0.25 * d.mean()
+        if not use.any() or d.sum() <= 0:
+            return 0.0
+        same = use & (r < SHADED_SAME ** 2 * d)
+        return float(d[same].sum() / d[use].sum())
 
     def _outline_gone(self, a: np.ndarray, broad: np.ndarray) -> bool:
         """Is the card's outline as it lies now missing from the past picture a, along the part
