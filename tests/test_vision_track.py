@@ -519,3 +519,28 @@ def test_a_card_in_a_hands_shadow_and_partly_under_it_lay_as_now():
     assert tracker._moved_thin(grey(elsewhere), b, foot, mask) is not False
     covered = np.where(foot, skin - 20 * (xx % 7 == 0), now)
     assert tracker._moved_thin(grey(covered), b, foot, mask) is None
+
+
+def test_a_card_still_there_under_heavy_sensor_noise_is_not_gone():
+    """Dating a take-back: the frames, back in time, in which the card still lay as in the
+    reference picture. Heavy sensor noise pushes a few pixels of an unchanged card past a fixed
+    threshold, which took the card for gone a second early, when another arm passed over it
+    (and gave that arm's seat the take-back). The threshold follows the noise, as the rest
+    test's does."""
+    tracker, _ = _bare_tracker()
+    rng = np.random.default_rng(7)
+    ref = np.full((40, 50), 60.0, np.float32)
+    ref[6:34, 10:40] = 200.0
+    cv2.circle(ref, (25, 20), 7, 90.0, -1)
+    foot = np.zeros(ref.shape, bool)
+    foot[6:34, 10:40] = True
+    tracker._foot_n = int(foot.sum())
+    tracker._noise = 4.2
+
+    def grey(img):
+        return np.clip(img + rng.normal(0, tracker._noise, img.shape), 0, 255).astype(np.uint8)
+
+    base = grey(ref)
+    assert all(tracker._differs(grey(ref), base, foot, both=False) is False for _ in range(5))
+    gone = np.full(ref.shape, 60.0, np.float32)
+    assert tracker._differs(grey(gone), base, foot, both=False) is True

@@ -1003,7 +1003,7 @@ class Tracker:
         if nv < 0.3 * self._foot_n:
             return None
         d = a.astype(np.int16) - b.astype(np.int16)
-        thr = self.rest_threshold
+        thr = max(self.rest_threshold, 4.0 * math.sqrt(2.0) * self._noise)  # 4 sigma of a frame difference
         need = max(3, int(0.006 * nv))
         up = int(np.count_nonzero((d > thr) & m))
         dn = int(np.count_nonzero((d < -thr) & m))
