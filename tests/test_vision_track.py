@@ -544,3 +544,27 @@ def test_a_card_still_there_under_heavy_sensor_noise_is_not_gone():
     assert all(tracker._differs(grey(ref), base, foot, both=False) is False for _ in range(5))
     gone = np.full(ref.shape, 60.0, np.float32)
     assert tracker._differs(grey(gone), base, foot, both=False) is True
+
+
+def _arm(mask, start, end, width=12):
+    cv2.line(mask, start, end, 1, width)
+    return mask
+
+
+def test_the_arm_that_laid_a_card_is_told_from_one_passing_over_it():
+    """Two players reach in at once: seat 4's arm passes over the card on its way to a place
+    beyond it while seat 1's hand lays it. Both arms' straight lines from the table's edge reach
+    the card, joined in one blob or not; the arm that laid it ends there, the other goes on."""
+    tracker, _ = _bare_tracker()
+    tracker.f, tracker._px_mm = 1 / 6, 1.75  # small px: a card's length is about 26
+    target = np.array([150.0, 90.0])
+    passing = _arm(np.zeros((180, 320), np.uint8), (319, 90), (100, 90))  # to a place beyond
+    laying = _arm(np.zeros((180, 320), np.uint8), (150, 179), (150, 92))  # from seat 1, to it
+    joined = (passing | laying).astype(bool)
+    entries = [(4, (319.0, 90.0)), (1, (150.0, 179.0))]
+    assert tracker._arm_seat_at(entries, joined, target) == 1
+    assert tracker._arm_seat_at(entries[::-1], joined, target) == 1
+    near = np.zeros((180, 320), bool)
+    near[70:112, 132:170] = True  # the card's footprint, grown
+    assert not tracker._ends_at([(4, (319.0, 90.0))], passing.astype(bool), near)
+    assert tracker._ends_at([(1, (150.0, 179.0))], laying.astype(bool), near)

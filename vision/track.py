@@ -86,6 +86,8 @@ SLIDE_FIT = 150.0  # a slide's fit must explain this many times the noise of a f
 SLIDE_PX = 0.3  # ... and move the card's edge by this much (mid-resolution px) somewhere
 BROAD_UNHIDDEN = 0.2  # share of a card's footprint changed broadly, no hand over it, from which ...
 OUTLINE_KEPT = 0.3  # ... the card's outline must show in the past picture this strongly (or it lay elsewhere)
+LINE_TIE = 0.1  # arms whose lines to a card stay inside their blob this nearly alike: the one ending there laid it
+TIP_NEAR_PX = 7  # small px (a card is about 9 wide at 1920 px) an arm's hand may end off a card it laid
 SHADE_SIGMA = 2.0  # px (mid resolution) of the blur that separates a shadow from the card's detail
 DETAIL_CELLS = 4  # cells across and down a footprint in which the detail is matched ...
 SHADED_SAME = 0.5  # ... unmatched by less than this share once the shading is out ...
@@ -775,19 +777,31 @@ class Tracker:
     def _arm_seat_at(self, entries: list, mask: np.ndarray, target: np.ndarray) -> int:
         """The seat of the arm (of a blob with these edge crossings) that reaches target (small
         px): an arm runs roughly straight from its crossing to its hand, so the crossing whose
-        straight line to the target stays inside the blob."""
+        straight line to the target stays inside the blob; of lines inside about as well, the
+        one that does not go on beyond the target (that is an arm passing over it on its way
+        further)."""
         if len(entries) == 1:
             return entries[0][0]
-        best, best_f = 0, -1.0
         h, w = mask.shape
         u = np.linspace(0.0, 1.0, 40)
+        beyond = CARD_H_MM * self._px_mm * self.f  # a card's length on, in small px
+        scored = []
         for s, (ex, ey) in entries:
             xs = np.clip(np.round(ex + (target[0] - ex) * u).astype(int), 0, w - 1)
             ys = np.clip(np.round(ey + (target[1] - ey) * u).astype(int), 0, h - 1)
             f = float(mask[ys, xs].mean())
-            if f > best_f:
-                best, best_f = s, f
-        return best
+            d = np.asarray(target, float) - (ex, ey)
+            d = d / max(float(np.hypot(*d)), 1e-6) * beyond
+            on_x = np.round(target[0] + d[0] * u).astype(int)
+            on_y = np.round(target[1] + d[1] * u).astype(int)
+            inside = (on_x >= 0) & (on_x < w) & (on_y >= 0) & (on_y < h)
+            g = float(mask[on_y[inside], on_x[inside]].mean()) if inside.any() else 0.0
+            if self.debug:
+                print("   arm entry", s, "line", round(f, 2), "beyond", round(g, 2))
+            scored.append((f, g, s))
+        top = max(f for f, _, _ in scored)
+        # of the lines that stay inside about as well, the one that ends at the target
+        return min((g, -f, s) for f, g, s in scored if f >= top - LINE_TIE)[2]
 
     # ------------------------------------------------------------------ a settled region
 
@@ -1181,6 +1195,7 @@ class Tracker:
         m = np.zeros((sh, sw), np.uint8)
         cv2.fillConvexPoly(m, np.round(quad * self.f).astype(np.int32), 1)
         m = cv2.dilate(m, np.ones((5, 5), np.uint8)).astype(bool)
+        near = cv2.dilate(m.astype(np.uint8), np.ones((TIP_NEAR_PX, TIP_NEAR_PX), np.uint8)).astype(bool)
         centre = quad.mean(axis=0) * self.f
         votes: dict[int, int] = {}
         for _k, _grey, _hand, hands, _fg in reversed(self._history()):
@@ -1189,18 +1204,34 @@ class Tracker:
             best = None
             for es, hm in hands:
                 c = int((hm & m).sum())
-                if c > 0 and (best is None or c > best[0]):
+                if c == 0:
+                    continue
+                key = (self._ends_at(es, hm, near), c)  # an arm ending at it before one passing
+                if best is None or key > best[0]:
                     s = self._arm_seat_at(es, hm, centre)
                     if s:
-                        best = (c, s)
+                        best = (key, s)
             if best is not None:
-                votes[best[1]] = votes.get(best[1], 0) + best[0]
+                votes[best[1]] = votes.get(best[1], 0) + best[0][1]
             if before is None or _k <= before - span:
                 if votes:
                     break
         if votes:
             return max(votes, key=lambda s: votes[s])
         return None
+
+    @staticmethod
+    def _ends_at(entries: list, arm: np.ndarray, near: np.ndarray) -> bool:
+        """Does the arm end at the card (near: its footprint grown)? Its hand is the arm's
+        point farthest from where it crosses the table's edge: the arm that laid a card ends at
+        it, one passing over it on its way to another place ends beyond it. (An arm blob with
+        several crossings, arms joined over the table, tells nothing.)"""
+        if len(entries) != 1:
+            return False
+        ys, xs = np.nonzero(arm)
+        ex, ey = entries[0][1]
+        i = int(np.argmax((xs - ex) ** 2 + (ys - ey) ** 2))
+        return bool(near[ys[i], xs[i]])
 
     def _gone_index(self, quad: np.ndarray, k_now: int) -> int:
         """First frame in which the card no longer lay as it had (its parts no hand covered)."""
