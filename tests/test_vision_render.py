@@ -47,3 +47,23 @@ def test_layout_zones_and_seats():
     # clockwise from the bottom: seat 2 on the left edge, 3 top, 4 right
     assert [s.edge for s in lay.seats] == ["bottom", "left", "top", "right"]
     assert lay.seat_for_edge_point(-50, 450) == 2
+
+
+def test_the_stand_in_reader_reads_white_cards_left_grey_by_a_dim_exposure():
+    """The stand-in deck's reader (the tracking benchmark's and tests' own) told a card from a
+    misplaced quad by its white border, once at a fixed brightness: under a dim exposure, white
+    cards came out grey and a whole simulated game went unread. The border is now as bright as
+    the card's own white; a quad half on the cloth still is no card."""
+    from vision.sim_standin import identify_region
+
+    deck = StandInDeck()
+    face = deck.render_face("7D", 2.0)
+    h, w = face.shape[:2]
+    table = np.full((h + 80, w + 80, 3), 50, np.uint8)
+    table[40:40 + h, 40:40 + w] = face
+    quad = np.array([[40, 40], [40 + w, 40], [40 + w, 40 + h], [40, 40 + h]], np.float32)
+    for exposure in (1.0, 0.55):
+        img = (table.astype(np.float32) * exposure).astype(np.uint8)
+        assert identify_region(img, quad, deck).code == "7D"
+    off = quad + np.float32([w / 2, 0])
+    assert identify_region((table * 0.55).astype(np.uint8), off, deck).code == "?"

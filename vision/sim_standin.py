@@ -112,7 +112,9 @@ class TemplateReader:
         code, face_up, back = self.keys[j]
         hsv = cv2.cvtColor(_rectify(image, cc), cv2.COLOR_BGR2HSV)
         ring = np.concatenate([hsv[1, 3:-3], hsv[-2, 3:-3], hsv[3:-3, 1], hsv[3:-3, -2]])
-        white = float(np.mean((ring[:, 2] > 140) & (ring[:, 1] < 70)))
+        # the border as bright as the card's white (a dim exposure leaves white cards grey)
+        paper = max(float(np.percentile(hsv[:, :, 2], 95)), 60.0)
+        white = float(np.mean((ring[:, 2] > 0.85 * paper) & (ring[:, 1] < 70)))
         if score < 0.55 or white < 0.6:  # no white card border: not a card (or badly placed)
             code, back = UNKNOWN, None
         return Detection(code, tuple((float(x), float(y)) for x, y in cc), max(0.0, score),
