@@ -83,7 +83,7 @@ STILL_RETRY_FRAMES = 6  # a still patch beside arms that read as no card is read
 HAND_OVER_READ = 0.5  # share of a card read surely while settling that an arm may cover now
 NOTHING_THERE = 0.3  # a read this unsure where a card was: no card shows there
 SLIDE_FIT = 150.0  # a slide's fit must explain this many times the noise of a frame difference
-SLIDE_PX = 0.3  # ... and move the card's edge by this much (mid-resolution px) somewhere
+SLIDE_PX = 0.2  # ... and move the card's edge by this much (mid-resolution px) somewhere
 BROAD_UNHIDDEN = 0.2  # share of a card's footprint changed broadly, no hand over it, from which ...
 OUTLINE_KEPT = 0.3  # ... the card's outline must show in the past picture this strongly (or it lay elsewhere)
 LINE_TIE = 0.1  # arms whose lines to a card stay inside their blob this nearly alike: the one ending there laid it
@@ -1065,6 +1065,8 @@ class Tracker:
         # a shift of the edge it lies along, only darkens), all round (fingers lifting off a
         # card at rest change one corner of it only)
         thin = big.astype(bool) & valid & self._edges
+        if self.debug:
+            print("   thin up", np.count_nonzero(thin & (a > b)), "down", np.count_nonzero(thin & (a < b)), "valid", np.count_nonzero(valid), "foot", self._foot_n)
         if np.count_nonzero(thin & (a > b)) < 2 or np.count_nonzero(thin & (a < b)) < 2:
             return False
         ys, xs = np.nonzero(thin)
