@@ -886,6 +886,8 @@ def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 OUTLINE_SHOWS = 0.25  # share of its weakest side along which a hypothesis's outline must show
+OUTLINE_ANY = 0.7  # ... and of its best side, or its read is never sure (NO_OUTLINE at most)
+NO_OUTLINE = 0.6
 BEST_RANK = 3
 
 
@@ -896,9 +898,13 @@ def _rank(image: np.ndarray, q: np.ndarray, det: Detection, m: _Match) -> int:
     along it, and can read as another card surely: the left half of a four of spades is a two of
     spades); +1 when the templates name the card read (not the corner index alone: a quad on the
     card below a pile's top card shows that card's index in its corner, and the top card in the
-    rest of it)."""
-    shows = float(side_support(EdgeMap.around(image, q, 0.25), q).min()) >= OUTLINE_SHOWS
-    return 2 * shows + (m.code == det.code)
+    rest of it). -1, not sure at all, where no side shows its outline along most of it: a patch
+    of cloth and a hand over it, which the blob's outline drew a card around, can look like a
+    card's colour field and face (a green character card, on green felt)."""
+    support = side_support(EdgeMap.around(image, q, 0.25), q)
+    if float(support.max()) < OUTLINE_ANY:
+        return -1
+    return 2 * (float(support.min()) >= OUTLINE_SHOWS) + (m.code == det.code)
 
 
 def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
@@ -929,6 +935,8 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
         if any(_overlaps(q, kq) for kq in singles):
             return
         rank = _rank(image, q, det, m) if det.confidence >= 0.9 else -1
+        if rank < 0 and det.confidence >= 0.9:
+            det = replace(det, confidence=NO_OUTLINE)
         rivals = [k for k in kept if _overlaps(q, k[1])]
         if any(k[2] >= rank for k in rivals):
             return
