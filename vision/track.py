@@ -1066,7 +1066,7 @@ class Tracker:
         # card at rest change one corner of it only)
         thin = big.astype(bool) & valid & self._edges
         if self.debug:
-            print("   thin up", np.count_nonzero(thin & (a > b)), "down", np.count_nonzero(thin & (a < b)), "valid", np.count_nonzero(valid), "foot", self._foot_n)
+            print("   thin up", np.count_nonzero(thin & (a > b)), "down", np.count_nonzero(thin & (a < b)))
         if np.count_nonzero(thin & (a > b)) < 2 or np.count_nonzero(thin & (a < b)) < 2:
             return False
         ys, xs = np.nonzero(thin)
@@ -1078,6 +1078,8 @@ class Tracker:
         picture a shows in place once a smooth shading (a shadow: the ratio of the two blurred)
         is taken out, in cells of the footprint: near 1 for the same card in a shadow, about
         the share that shows for one partly under a hand, near 0 where it lay elsewhere."""
+        if not foot.any():
+            return 0.0
         fa, fb = a.astype(np.float32) + 1.0, b.astype(np.float32) + 1.0
         ba = cv2.GaussianBlur(fa, (0, 0), SHADE_SIGMA)
         bb = cv2.GaussianBlur(fb, (0, 0), SHADE_SIGMA)
