@@ -405,12 +405,14 @@ def test_a_card_pushed_a_little_is_not_a_second_copy(seed):
     assert seen == [("card_rest", "C5")]
 
 
-def test_a_slide_of_half_a_pixel_is_told_from_noise_and_a_finger_rim():
-    # a card's picture at mid resolution on a textured cloth; the tracker dates a card's rest by
-    # asking, frame by frame back in time, whether the picture then is the one now moved a little
-    tracker, _ = _bare_tracker()
-    rng = np.random.default_rng(3)
-    cloth = cv2.GaussianBlur(rng.normal(90, 25, (60, 70)).astype(np.float32), (0, 0), 1.0)
+def _with_noise(rng, noise):
+    """A picture as the camera gives it: fresh sensor noise each frame, in grey levels."""
+    return lambda img: np.clip(img + rng.normal(0, noise, img.shape), 0, 255).astype(np.uint8)
+
+
+def _card_at_mid(cloth):
+    """A card with its print on the cloth at mid resolution (what the rest test compares), and
+    its footprint grown by a pixel."""
     now = cloth.copy()
     card = np.array([[18, 12], [52, 16], [49, 48], [15, 44]], np.int32)
     cv2.fillConvexPoly(now, card, 220.0)
@@ -418,12 +420,19 @@ def test_a_slide_of_half_a_pixel_is_told_from_noise_and_a_finger_rim():
     now = cv2.GaussianBlur(now, (0, 0), 0.8)
     foot = np.zeros(now.shape, np.uint8)
     cv2.fillConvexPoly(foot, card, 1)
-    foot = cv2.dilate(foot, np.ones((3, 3), np.uint8)).astype(bool)
+    return now, cv2.dilate(foot, np.ones((3, 3), np.uint8)).astype(bool)
+
+
+def test_a_slide_of_half_a_pixel_is_told_from_noise_and_a_finger_rim():
+    # a card's picture at mid resolution on a textured cloth; the tracker dates a card's rest by
+    # asking, frame by frame back in time, whether the picture then is the one now moved a little
+    tracker, _ = _bare_tracker()
+    rng = np.random.default_rng(3)
+    cloth = cv2.GaussianBlur(rng.normal(90, 25, (60, 70)).astype(np.float32), (0, 0), 1.0)
+    now, foot = _card_at_mid(cloth)
     tracker._noise = 2.0
 
-    def grey(img):
-        return np.clip(img + rng.normal(0, tracker._noise, img.shape), 0, 255).astype(np.uint8)
-
+    grey = _with_noise(rng, tracker._noise)
     b = grey(now)
     tracker._look_at(b, foot)
     shifted = cv2.warpAffine(now, np.float32([[1, 0, 0.5], [0, 1, 0.2]]), (70, 60),
@@ -502,9 +511,7 @@ def test_a_card_in_a_hands_shadow_and_partly_under_it_lay_as_now():
     foot = cv2.dilate(foot, np.ones((3, 3), np.uint8)).astype(bool)
     tracker._noise = 1.5
 
-    def grey(img):
-        return np.clip(img + rng.normal(0, tracker._noise, img.shape), 0, 255).astype(np.uint8)
-
+    grey = _with_noise(rng, tracker._noise)
     b = grey(now)
     tracker._look_at(b, foot)
     yy, xx = np.mgrid[0:h, 0:w]
@@ -537,9 +544,7 @@ def test_a_card_still_there_under_heavy_sensor_noise_is_not_gone():
     tracker._foot_n = int(foot.sum())
     tracker._noise = 4.2
 
-    def grey(img):
-        return np.clip(img + rng.normal(0, tracker._noise, img.shape), 0, 255).astype(np.uint8)
-
+    grey = _with_noise(rng, tracker._noise)
     base = grey(ref)
     assert all(tracker._differs(grey(ref), base, foot, both=False) is False for _ in range(5))
     gone = np.full(ref.shape, 60.0, np.float32)
@@ -576,19 +581,10 @@ def test_the_last_quarter_pixel_of_a_slide_is_a_move():
     beyond the noise), it moved then, and its rest is not dated a frame or two early."""
     tracker, _ = _bare_tracker()
     rng = np.random.default_rng(11)
-    now = np.full((60, 70), 80.0, np.float32)
-    card = np.array([[18, 12], [52, 16], [49, 48], [15, 44]], np.int32)
-    cv2.fillConvexPoly(now, card, 220.0)
-    cv2.circle(now, (33, 30), 6, 40.0, -1)
-    now = cv2.GaussianBlur(now, (0, 0), 0.8)
-    foot = np.zeros(now.shape, np.uint8)
-    cv2.fillConvexPoly(foot, card, 1)
-    foot = cv2.dilate(foot, np.ones((3, 3), np.uint8)).astype(bool)
+    now, foot = _card_at_mid(np.full((60, 70), 80.0, np.float32))
     tracker._noise = 1.0
 
-    def grey(img):
-        return np.clip(img + rng.normal(0, tracker._noise, img.shape), 0, 255).astype(np.uint8)
-
+    grey = _with_noise(rng, tracker._noise)
     b = grey(now)
     tracker._look_at(b, foot)
     before = cv2.warpAffine(now, np.float32([[1, 0, -0.25], [0, 1, -0.1]]), (70, 60),
