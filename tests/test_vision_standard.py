@@ -209,3 +209,25 @@ def test_pips_must_lie_as_a_number_cards_do() -> None:
     assert _pip_layout([blob(31.75, 44.45, 16)], w, h)
     assert not _pip_layout([blob(31.75, 34, 20), blob(31.75, 60, 14)], w, h)  # a court panel
     assert not _pip_layout([blob(x, y) for x, y in _PIPS["8"] if y < 40], w, h)  # the top half of an 8
+    assert all(_pip_layout([blob(x, y) for x, y in pips], w, h) for pips in _PIPS.values())
+
+
+def test_a_corners_index_suits_are_not_counted_as_pips() -> None:
+    """Read through a quad a few millimetres larger than the card (a pile's top card outlined
+    with the card below it), the index suits leave the index box: an 8 and its two index suits
+    are not a 10, nor a 3 and one index suit a 4."""
+    from vision.decks.index_reader import CARD_H_MM, CARD_W_MM, S, _Blob, _pip_layout
+
+    w, h = round(CARD_W_MM * S), round(CARD_H_MM * S)
+
+    def blob(x_mm: float, y_mm: float, size_mm: float) -> _Blob:
+        x_mm, y_mm = x_mm + 3.5, y_mm + 2.0  # the card lies off the quad's centre
+        r = size_mm * S / 2
+        return _Blob(round(x_mm * S - r), round(y_mm * S - r), round(x_mm * S + r), round(y_mm * S + r), 1, 1)
+
+    index_suits = [blob(7.6, 19.5, 6.5), blob(CARD_W_MM - 7.6, CARD_H_MM - 19.5, 6.5)]
+    eight = [blob(x, y, 9.5) for x, y in _PIPS["8"]]
+    three = [blob(x, y, 9.5) for x, y in _PIPS["3"]]
+    assert _pip_layout(eight, w, h) and _pip_layout(three, w, h)
+    assert not _pip_layout(eight + index_suits, w, h)
+    assert not _pip_layout(three + index_suits[:1], w, h)

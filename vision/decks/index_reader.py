@@ -367,7 +367,23 @@ def _pip_layout(pips: list[_Blob], w: int, h: int) -> bool:
     cy = np.array([(b.y0 + b.y1) / 2 for b in pips])
     if abs(float(cx.mean()) - w / 2) > PIP_CENTRE * h or abs(float(cy.mean()) - h / 2) > PIP_CENTRE * h:
         return False
-    return len(pips) == 1 or float(cy.max() - cy.min()) >= PIP_SPAN * h
+    return len(pips) == 1 or (float(cy.max() - cy.min()) >= PIP_SPAN * h and _mirrored(pips, cx, cy))
+
+
+PIP_MIRROR = 0.5  # a pip's mirror image must fall within this share of a pip's size of another pip
+
+
+def _mirrored(pips: list[_Blob], cx: np.ndarray, cy: np.ndarray) -> bool:
+    """Is the layout its own mirror image across the card's long axis (every number card's is,
+    the 7's odd pip lying on the axis)? A corner's index suit counted as a pip (a quad a few
+    millimetres larger than the card moves it out of the index box) has no partner: 8 pips and
+    the two index suits would count as a 10."""
+    size = float(np.median([max(b.w, b.h) for b in pips]))
+    tol = PIP_MIRROR * size
+    axis = float(cx.mean())
+    mx = 2 * axis - cx
+    near = (np.abs(mx[:, None] - cx[None, :]) <= tol) & (np.abs(cy[:, None] - cy[None, :]) <= tol)
+    return bool(near.any(axis=1).all())
 
 
 def _read_pips(dark: np.ndarray, red: np.ndarray, cam_px: float) -> _Pips:
