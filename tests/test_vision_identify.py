@@ -346,3 +346,22 @@ def test_a_hand_on_green_felt_is_not_read_surely_as_a_green_card(seed: int) -> N
     sure = {d.code for d in dets if d.confidence >= 0.9}
     assert {"C1", "C2", "C4"} <= sure
     assert sure <= {"C1", "C2", "C4", "C7"}
+
+
+@pytest.mark.parametrize(("structure", "strict", "sure"), [(0.3, True, False), (0.3, False, True), (0.8, True, True)])
+def test_a_standard_blob_hypothesis_the_templates_explain_little_of_is_not_read_surely(
+        monkeypatch: pytest.MonkeyPatch, structure: float, strict: bool, sure: bool) -> None:
+    """On a pile of white faces a hypothesis on the card below reads as that card: its template
+    takes the top card's paper for its own and leaves only the top card's print unexplained. A
+    strict read (a hypothesis, not a known outline) whose templates explain little of the
+    picture is therefore not sure, unless the corner index confirms it."""
+    import vision.decks.index_reader as index_reader
+    import vision.identify as ident
+
+    match = ident._Match("3H", None, 0, 1.0, 0.14, 0.017, structure=structure)
+    monkeypatch.setattr(ident, "_best_read", lambda image, q, *a, **k: (q, match))
+    monkeypatch.setattr(index_reader, "read_index", lambda image, q: None)
+    img = np.zeros((100, 100, 3), np.uint8)
+    det = identify_region(img, card_quad(50, 50, 0.0, 78), get_deck("standard"), strict=strict)
+    assert det.code == "3H"
+    assert (det.confidence >= 0.9) is sure

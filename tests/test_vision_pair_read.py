@@ -83,3 +83,20 @@ def test_a_face_with_no_marks_where_the_two_differ_tells_nothing() -> None:
     faces = (deck.render_face("5S", FACE_PX_PER_MM), deck.render_face("5C", FACE_PX_PER_MM))
     m, explained = pair_margin(img, q, faces)
     assert abs(m) < 0.05 and explained < 0.5
+
+
+def test_the_pair_read_settles_a_standard_card_only_against_its_twin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A standard 7 and 8 differ in a whole pip and the index's rank: where the templates cannot
+    tell them apart the quad is off the card, or the card is a third one, and the pair read, which
+    knows only the two faces, must not decide between them. Between twins it does."""
+    import vision.identify as ident
+
+    monkeypatch.setattr(ident, "pair_margin", lambda image, q, faces: (0.4, 0.9))  # decisive
+    img = np.zeros((100, 100, 3), np.uint8)
+    q = card_quad(50, 50, 0.0, LONG_PX)
+    deck = get_deck("standard")
+    other = ident._Match("7D", None, 0, 0.0, 0.0, 0.001, rival=("8D", None), rival_margin=0.0)
+    assert ident._pair_settled(img, q, deck, other, twins=True).confidence == 0.0
+    twin = ident._Match("7D", None, 0, 0.0, 0.0, 0.001, rival=("7H", None), rival_margin=0.0)
+    settled = ident._pair_settled(img, q, deck, twin, twins=True)
+    assert settled.code == "7D" and settled.confidence >= 0.9

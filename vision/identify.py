@@ -76,6 +76,8 @@ STRUCTURE_MIN = 0.1  # share of the picture's variation the template must explai
 INDEX_SURE = 0.95  # an index read this sure (rank and suit confirmed by the pips) decides
 STRUCTURE_INDEX = 0.3  # a less sure index read decides only where the templates see a card
 COVERED_INDEX = 0.4  # ... and see it over more than this share of the quad (not a quad off the card)
+STRUCTURE_BLOB = 0.45  # a standard deck's blob hypothesis read by templates explaining less of it ...
+BLOB_UNSURE = 0.85  # ... is at most this sure (unless its corner index confirms it)
 COVER_TAU = 0.05  # mean squared residual (0..1 scale) above which a cell counts as covered
 GAIN_SPREAD = (0.85, 1.18)  # allowed white-balance error per channel, relative to the mean gain
 ROBUST_ROUNDS = 2  # fits on the cells the previous fit explained
@@ -782,9 +784,15 @@ def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, twins
 
     twins: a standard deck, whose faces come in twins that differ in small marks only (_twins),
     so even a sure margin against the card's twin is checked: on the rectified picture a quad a
-    pixel or two off can make the wrong one fit surely."""
+    pixel or two off can make the wrong one fit surely. Its other faces differ in large marks
+    (a whole pip, the index's rank) that the templates tell apart on any picture of the card:
+    where they cannot, the quad is well off the card (a pile's top card outlined with the one
+    below) or the card is a third one, and the pair read, which knows only the two faces, would
+    choose one of them surely (a pile's 8 of hearts read as a 7 of diamonds, not an 8)."""
     if m.back is not None or m.code == UNKNOWN or m.rival is None or m.rival[1] is not None \
             or m.rival[0] == UNKNOWN or m.quality <= 0.0:
+        return m
+    if twins and not _twins(m.code, m.rival[0]):
         return m
     if m.rival_margin >= PAIR_TRY and not (twins and _twins(m.code, m.rival[0])):
         return m
@@ -807,6 +815,11 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
     m = _pair_settled(image, q, deck, m, twins=standard)
     code, back, conf = m.code, m.back, m.confidence
     rot = m.rot
+    if standard and strict and back is None and m.structure < STRUCTURE_BLOB:
+        # white faces on white faces: a hypothesis on the card below a pile's top card is read
+        # as that card, whose template takes the top card's paper for its own; only the part of
+        # the picture the template explains tells, and where that is little the read is unsure
+        conf = min(conf, BLOB_UNSURE)
     # a standard deck (built in, or enrolled with standard codes) is also read by its corner index,
     # the way a person reads it: a real deck's face (another font, other pips) can fit the wrong
     # one of our renders closely, and even our renders' suits (hearts and diamonds, spades and
