@@ -690,6 +690,7 @@ def _local_long(lens: np.ndarray, centres: np.ndarray, at: np.ndarray) -> float:
 SEEDS_PER_CARD = 2  # rectangles fitted per card the blob's area could hold
 TURN_APART = math.radians(10)  # seeds turned less than this from each other are one
 PART_OF_CARD = 0.8  # a clean quad whose long side is shorter than this share of a card's is part of one
+RIGID_APART = 0.06  # a side-by-side fit whose corners left the whole-rectangle fit by this share of a card's width
 
 
 def _whole_card_around(quad: np.ndarray, long_px: float) -> list[np.ndarray]:
@@ -895,6 +896,12 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
     for i in np.argsort(-shares.mean(axis=1), kind="stable"):  # best outline support first
         if not known(qs[i], out):
             out.append(order_clockwise(qs[i]))
+            # a pile's top card lying on a card as pale as itself shows no outline along the
+            # sides that lie on it: fitted side by side, such a side follows the card below (or
+            # the part of its own line that lies on the cloth) and the quad leaves the card,
+            # while the rectangle fitted whole kept its shape: that one is a hypothesis too
+            if corner_gap(qs[i], fitted[i]) > RIGID_APART * 2 * hw:
+                out.append(order_clockwise(fitted[i]))
     return out
 
 
