@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -365,3 +366,26 @@ def test_a_standard_blob_hypothesis_the_templates_explain_little_of_is_not_read_
     det = identify_region(img, card_quad(50, 50, 0.0, 78), get_deck("standard"), strict=strict)
     assert det.code == "3H"
     assert (det.confidence >= 0.9) is sure
+
+
+def test_a_quad_on_a_straight_edge_with_no_other_outline_is_not_a_sure_card() -> None:
+    """The table's edge (dark cloth beyond, wood inside) with a card-sized quad drawn on it: its
+    outline shows along one side only. A two-tone character card fitted such a quad surely; a
+    card shows its outline along at least two sides, so it is never ranked as a card."""
+    from vision.detect import order_clockwise
+    from vision.identify import _Match, _rank
+    from vision.types import Detection
+
+    rng = np.random.default_rng(2)
+    img = np.empty((300, 400, 3), np.float32)
+    img[:150] = (30, 70, 35)  # beyond the table
+    img[150:] = (70, 110, 160)  # the wood
+    img = np.clip(cv2.GaussianBlur(img, (0, 0), 1.2) + rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8)
+    # on the wood, one side along the edge: going out across it the picture darkens, as at a card's
+    edge = order_clockwise(np.array([[160, 150], [240, 150], [240, 206], [160, 206]], np.float32))
+    det = Detection("C3", tuple(map(tuple, edge)), 0.98)
+    assert _rank(img, edge, det, _Match("C3", None, 0, 0.98, 0.0, 0.001)) == -1
+    card = order_clockwise(np.array([[280, 230], [360, 230], [360, 174], [280, 174]], np.float32))
+    img[174:230, 280:360] = (235, 235, 235)  # a plain white card on the wood
+    det = Detection("C3", tuple(map(tuple, card)), 0.98)
+    assert _rank(img, card, det, _Match("C3", None, 0, 0.98, 0.0, 0.001)) >= 0

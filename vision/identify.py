@@ -899,7 +899,8 @@ def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 OUTLINE_SHOWS = 0.25  # share of its weakest side along which a hypothesis's outline must show
-OUTLINE_ANY = 0.7  # ... and of its best side, or its read is never sure (NO_OUTLINE at most)
+OUTLINE_ANY = 0.7  # ... and of its best side, or its read is never sure (NO_OUTLINE at most) ...
+OUTLINE_SECOND = 0.4  # ... and of its second best side
 NO_OUTLINE = 0.6
 BEST_RANK = 3
 
@@ -913,9 +914,11 @@ def _rank(image: np.ndarray, q: np.ndarray, det: Detection, m: _Match) -> int:
     card below a pile's top card shows that card's index in its corner, and the top card in the
     rest of it). -1, not sure at all, where no side shows its outline along most of it: a patch
     of cloth and a hand over it, which the blob's outline drew a card around, can look like a
-    card's colour field and face (a green character card, on green felt)."""
-    support = side_support(EdgeMap.around(image, q, 0.25), q)
-    if float(support.max()) < OUTLINE_ANY:
+    card's colour field and face (a green character card, on green felt); so is one whose outline
+    shows along one side only: a straight edge (the table's, an arm's) with a quad drawn on it
+    (a two-tone character card fitted a quad across the table's edge, dark cloth above, wood below)."""
+    support = np.sort(side_support(EdgeMap.around(image, q, 0.25), q))[::-1]
+    if float(support[0]) < OUTLINE_ANY or float(support[1]) < OUTLINE_SECOND:
         return -1
     return 2 * (float(support.min()) >= OUTLINE_SHOWS) + (m.code == det.code)
 
