@@ -794,7 +794,7 @@ def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, twins
         return m
     if twins and not _twins(m.code, m.rival[0]):
         return m
-    if m.rival_margin >= PAIR_TRY and not (twins and _twins(m.code, m.rival[0])):
+    if m.rival_margin >= PAIR_TRY and not twins:
         return m
     faces = (deck.render_face(m.code, FACE_PX_PER_MM), deck.render_face(m.rival[0], FACE_PX_PER_MM))
     got, explained = pair_margin(image, np.roll(q, -((m.rot // 90) % 4), axis=0), faces)
@@ -916,7 +916,7 @@ def _rank(image: np.ndarray, q: np.ndarray, det: Detection, m: _Match) -> int:
     of cloth and a hand over it, which the blob's outline drew a card around, can look like a
     card's colour field and face (a green character card, on green felt); so is one whose outline
     shows along one side only: a straight edge (the table's, an arm's) with a quad drawn on it
-    (a two-tone character card fitted a quad across the table's edge, dark cloth above, wood below)."""
+    (a two-tone character card fitted a quad on the table's edge, wood inside, dark cloth beyond)."""
     support = np.sort(side_support(EdgeMap.around(image, q, 0.25), q))[::-1]
     if float(support[0]) < OUTLINE_ANY or float(support[1]) < OUTLINE_SECOND:
         return -1
