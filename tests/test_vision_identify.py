@@ -349,22 +349,25 @@ def test_a_hand_on_green_felt_is_not_read_surely_as_a_green_card(seed: int) -> N
     assert sure <= {"C1", "C2", "C4", "C7"}
 
 
+@pytest.mark.parametrize(("deck_name", "code"), [("standard", "3H"), ("spite-and-malice", "7")])
 @pytest.mark.parametrize(("structure", "strict", "sure"), [(0.3, True, False), (0.3, False, True), (0.8, True, True)])
-def test_a_standard_blob_hypothesis_the_templates_explain_little_of_is_not_read_surely(
-        monkeypatch: pytest.MonkeyPatch, structure: float, strict: bool, sure: bool) -> None:
-    """On a pile of white faces a hypothesis on the card below reads as that card: its template
-    takes the top card's paper for its own and leaves only the top card's print unexplained. A
-    strict read (a hypothesis, not a known outline) whose templates explain little of the
-    picture is therefore not sure, unless the corner index confirms it."""
+def test_a_blob_hypothesis_the_templates_explain_little_of_is_not_read_surely(
+        monkeypatch: pytest.MonkeyPatch, deck_name: str, code: str, structure: float, strict: bool,
+        sure: bool) -> None:
+    """A hypothesis across the cards of a pile reads as one of them: on white faces the card
+    below, whose template takes the top card's paper for its own; on a 3 lying on an 11, turned
+    with the 11, a 7. A strict read (a hypothesis, not a known outline) whose templates explain
+    little of the picture is therefore not sure (unless a standard card's corner index confirms
+    it); a known outline's read is."""
     import vision.decks.index_reader as index_reader
     import vision.identify as ident
 
-    match = ident._Match("3H", None, 0, 1.0, 0.14, 0.017, structure=structure)
+    match = ident._Match(code, None, 0, 1.0, 0.14, 0.017, structure=structure)
     monkeypatch.setattr(ident, "_best_read", lambda image, q, *a, **k: (q, match))
     monkeypatch.setattr(index_reader, "read_index", lambda image, q: None)
     img = np.zeros((100, 100, 3), np.uint8)
-    det = identify_region(img, card_quad(50, 50, 0.0, 78), get_deck("standard"), strict=strict)
-    assert det.code == "3H"
+    det = identify_region(img, card_quad(50, 50, 0.0, 78), get_deck(deck_name), strict=strict)
+    assert det.code == code
     assert (det.confidence >= 0.9) is sure
 
 

@@ -76,8 +76,8 @@ STRUCTURE_MIN = 0.1  # share of the picture's variation the template must explai
 INDEX_SURE = 0.95  # an index read this sure (rank and suit confirmed by the pips) decides
 STRUCTURE_INDEX = 0.3  # a less sure index read decides only where the templates see a card
 COVERED_INDEX = 0.4  # ... and see it over more than this share of the quad (not a quad off the card)
-STRUCTURE_BLOB = 0.45  # a standard deck's blob hypothesis read by templates explaining less of it ...
-BLOB_UNSURE = 0.85  # ... is at most this sure (unless its corner index confirms it)
+STRUCTURE_BLOB = 0.4  # a blob hypothesis read by templates explaining less of its picture ...
+BLOB_UNSURE = 0.85  # ... is at most this sure (unless a standard card's corner index confirms it)
 COVER_TAU = 0.05  # mean squared residual (0..1 scale) above which a cell counts as covered
 GAIN_SPREAD = (0.85, 1.18)  # allowed white-balance error per channel, relative to the mean gain
 ROBUST_ROUNDS = 2  # fits on the cells the previous fit explained
@@ -815,10 +815,11 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
     m = _pair_settled(image, q, deck, m, twins=standard)
     code, back, conf = m.code, m.back, m.confidence
     rot = m.rot
-    if standard and strict and back is None and m.structure < STRUCTURE_BLOB:
-        # white faces on white faces: a hypothesis on the card below a pile's top card is read
-        # as that card, whose template takes the top card's paper for its own; only the part of
-        # the picture the template explains tells, and where that is little the read is unsure
+    if strict and back is None and m.structure < STRUCTURE_BLOB:
+        # a hypothesis across the cards of a pile reads as one of them, whose template takes the
+        # others' paper for its own (white faces on white faces), or whose numeral it finds in
+        # theirs turned and cut (a 3 on an 11 read as a 7): only the part of the picture the
+        # template explains tells, and where that is little the read is unsure
         conf = min(conf, BLOB_UNSURE)
     # a standard deck (built in, or enrolled with standard codes) is also read by its corner index,
     # the way a person reads it: a real deck's face (another font, other pips) can fit the wrong
