@@ -392,3 +392,28 @@ def test_a_quad_on_a_straight_edge_with_no_other_outline_is_not_a_sure_card() ->
     img[174:230, 280:360] = (235, 235, 235)  # a plain white card on the wood
     det = Detection("C3", tuple(map(tuple, card)), 0.98)
     assert _rank(img, card, det, _Match("C3", None, 0, 0.98, 0.0, 0.001)) >= 0
+
+
+@pytest.mark.parametrize("whole", [True, False])
+def test_a_rectangle_fitted_whole_is_not_searched_far_off(monkeypatch: pytest.MonkeyPatch, whole: bool) -> None:
+    """A pile's top card gets the rectangle fitted whole as a hypothesis as well as its side
+    fit. Searched from, such a rectangle can stray onto part of the card, which reads as another
+    card (a 6 of hearts' top part read as a 3 of hearts at 0.97): a search that takes it further
+    than a little off is not read. Other hypotheses are searched as before."""
+    import vision.identify as ident
+    from vision.detect import Candidate
+
+    q = card_quad(200, 200, 10.0, 100)
+    far = q + np.float32([0.3 * 71, 0.0])
+
+    def read(image, corners, deck, refine=True, search=True, strict=False):
+        if not search:
+            return ident.Detection("?", tuple(map(tuple, corners)), 0.1), ident._Match("?", None, 0, 0.1, 0.0, 0.01)
+        return (ident.Detection("3H", tuple(map(tuple, far)), 0.97),
+                ident._Match("3H", None, 0, 0.97, 0.0, 0.005, rival=("3D", None)))
+
+    monkeypatch.setattr(ident, "find_candidates", lambda image, card_px=None: [Candidate(q, False, 0, whole)])
+    monkeypatch.setattr(ident, "_read_region", read)
+    monkeypatch.setattr(ident, "_rank", lambda image, q, det, m: 1)
+    dets = ident.identify(np.zeros((400, 400, 3), np.uint8), get_deck("standard"))
+    assert [d.code for d in dets] == ([] if whole else ["3H"])

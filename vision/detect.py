@@ -41,6 +41,7 @@ class Candidate:
     corners: np.ndarray  # (4, 2) float32, clockwise
     single: bool
     blob: int  # index of the blob it came from (hypotheses of one blob compete)
+    whole: bool = False  # a rectangle fitted whole where the side-by-side fit left it (_blob_cards)
 
 
 def order_clockwise(pts: np.ndarray) -> np.ndarray:
@@ -658,8 +659,8 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
             if area > 40 * l_ * l_ * ASPECT or l_ < 8:
                 continue  # not a group of cards (a table edge)
             for sc in scales:
-                for quad in _blob_cards(image, cnt, sc * l_ / f, f):
-                    out.append(Candidate(quad, False, k))
+                for quad, whole in _blob_cards(image, cnt, sc * l_ / f, f):
+                    out.append(Candidate(quad, False, k, whole))
             if k in clean:  # the blob's own outline may be one card seen under strong perspective
                 # (last: a card-sized hypothesis that reads surely inside it goes first)
                 # (only when the camera shows perspective, as the single cards tell, and the quad
@@ -805,7 +806,7 @@ def field_seeds(image: np.ndarray, cnt: np.ndarray, f: float, hw: float, hh: flo
 
 
 def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
-                f: float) -> list[np.ndarray]:
+                f: float) -> list[tuple[np.ndarray, bool]]:
     """Card rectangles in a blob of several overlapping cards (a pile, a fan, a card under a hand).
 
     The top card of a pile shows its whole outline: search the blob for card-sized rectangles
@@ -814,7 +815,7 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
     place, rectangles turned apart are kept as separate seeds: a pile's cards share their
     centre, and the best-scored rectangle there often follows the card below. Returns full-image
     quads, those with more of their outline showing first, duplicates (same place and turn)
-    dropped."""
+    dropped, each with whether it is a rectangle fitted whole kept beside its side fit."""
     x, y, bw, bh = cv2.boundingRect(cnt)
     pad = int(0.25 * long_px * f) + 3
     box = (int((x - pad) / f), int((y - pad) / f), int((x + bw + pad) / f), int((y + bh + pad) / f))
@@ -893,16 +894,19 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
     # a printed field that shows whole places its card to a pixel or two: first, as found (the
     # edges around a pile's top card lead a fit to the card's below)
     out: list[np.ndarray] = list(fields)
+    whole: list[bool] = [False] * len(out)
     for i in np.argsort(-shares.mean(axis=1), kind="stable"):  # best outline support first
         if not known(qs[i], out):
             out.append(order_clockwise(qs[i]))
+            whole.append(False)
             # a pile's top card lying on a card as pale as itself shows no outline along the
             # sides that lie on it: fitted side by side, such a side follows the card below (or
             # the part of its own line that lies on the cloth) and the quad leaves the card,
             # while the rectangle fitted whole kept its shape: that one is a hypothesis too
             if corner_gap(qs[i], fitted[i]) > RIGID_APART * 2 * hw:
                 out.append(order_clockwise(fitted[i]))
-    return out
+                whole.append(True)
+    return list(zip(out, whole, strict=True))
 
 
 def find_cards(image: np.ndarray, card_px: float | None = None) -> list[np.ndarray]:

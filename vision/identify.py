@@ -54,6 +54,7 @@ import numpy as np
 from vision.decks import Deck
 from vision.detect import (
     EdgeMap,
+    corner_gap,
     find_candidates,
     find_cards,
     fit_edges,
@@ -899,6 +900,15 @@ def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
     return _inside(tuple(a.mean(axis=0)), b) or _inside(tuple(b.mean(axis=0)), a)
 
 
+WHOLE_MOVE = 0.12  # share of its short side a rectangle fitted whole may be searched away
+
+
+def _short(q: np.ndarray) -> float:
+    q = np.asarray(q, np.float32).reshape(4, 2)
+    d = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    return float(min(d[0] + d[2], d[1] + d[3]) / 2)
+
+
 OUTLINE_SHOWS = 0.25  # share of its weakest side along which a hypothesis's outline must show
 OUTLINE_ANY = 0.7  # ... and of its best side, or its read is never sure (NO_OUTLINE at most) ...
 OUTLINE_SECOND = 0.4  # ... and of its second best side
@@ -976,13 +986,15 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
         if det.confidence >= 0.9:
             claim(det, m)
         else:
-            hyps.append(((det.confidence * (1.0 - 0.5 * det.covered), -m.error), c.corners, det, m))
+            hyps.append(((det.confidence * (1.0 - 0.5 * det.covered), -m.error), c.corners, det, m, c.whole))
     hyps.sort(key=lambda h: h[0], reverse=True)
-    for _, corners, det, m in hyps:
+    for _, corners, det, m, whole in hyps:
         if any(_inside(tuple(np.array(det.corners, np.float32).mean(axis=0)), kq) for kq in sure + singles):
             continue
         if det.confidence < 0.9 and _promising(m):
             det, m = _read_region(image, corners, deck, refine=False, search=True, strict=True)
+            if whole and corner_gap(np.array(det.corners, np.float32), corners) > WHOLE_MOVE * _short(corners):
+                continue  # a rectangle fitted whole, searched far off: onto part of a card
         if det.code == UNKNOWN and det.back is None:
             continue
         claim(det, m)
