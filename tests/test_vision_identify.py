@@ -403,8 +403,8 @@ def test_a_rectangle_fitted_whole_is_not_searched_far_off(monkeypatch: pytest.Mo
     import vision.identify as ident
     from vision.detect import Candidate
 
-    q = card_quad(200, 200, 10.0, 100)
-    far = q + np.float32([0.3 * 71, 0.0])
+    q = card_quad(200, 200, 10.0, 100)  # 71 px wide
+    far = q + np.float32([0.3 * 71, 0.0])  # searched 30 % of its width away
 
     def read(image, corners, deck, refine=True, search=True, strict=False):
         if not search:
