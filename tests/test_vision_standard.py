@@ -14,7 +14,7 @@ from PIL import ImageFont
 from vision.decks import get_deck
 from vision.decks.base import Canvas, Deck, patterned_back
 from vision.decks.compose import Composer, card_quad
-from vision.decks.index_reader import read_index
+from vision.decks.index_reader import CARD_H_MM, CARD_W_MM, S, _Blob, read_index
 from vision.decks.standard import _PIPS, CODES, ink
 from vision.identify import identify
 from vision.types import UNKNOWN
@@ -193,17 +193,22 @@ def test_spades_and_clubs_told_apart_on_small_blurred_cards(seed: int) -> None:
     assert right >= len(BLACK) - 2, f"read only {right} of {len(BLACK)}: {got}"
 
 
+_PICTURE = (round(CARD_W_MM * S), round(CARD_H_MM * S))  # the index reader's rectified card (px)
+
+
+def _pip_blob(x_mm: float, y_mm: float, size_mm: float = 9.5) -> _Blob:
+    """A pip-sized ink blob centred at (x, y) mm on the rectified card."""
+    r = size_mm * S / 2
+    return _Blob(round(x_mm * S - r), round(y_mm * S - r), round(x_mm * S + r), round(y_mm * S + r), 1, 1)
+
+
 def test_pips_must_lie_as_a_number_cards_do() -> None:
     """A court picture broken into a letter and a suit is not the 2 its two blobs would count;
     nor are the pips left showing on a card half under a pale one the card's number."""
-    from vision.decks.index_reader import CARD_H_MM, CARD_W_MM, S, _Blob, _pip_layout
+    from vision.decks.index_reader import _pip_layout
 
-    w, h = round(CARD_W_MM * S), round(CARD_H_MM * S)
-
-    def blob(x_mm: float, y_mm: float, size_mm: float = 9.5) -> _Blob:
-        r = size_mm * S / 2
-        return _Blob(round(x_mm * S - r), round(y_mm * S - r), round(x_mm * S + r), round(y_mm * S + r), 1, 1)
-
+    w, h = _PICTURE
+    blob = _pip_blob
     assert _pip_layout([blob(x, y) for x, y in _PIPS["2"]], w, h)
     assert _pip_layout([blob(x, y) for x, y in _PIPS["7"]], w, h)
     assert _pip_layout([blob(31.75, 44.45, 16)], w, h)
@@ -216,14 +221,12 @@ def test_a_corners_index_suits_are_not_counted_as_pips() -> None:
     """Read through a quad a few millimetres larger than the card (a pile's top card outlined
     with the card below it), the index suits leave the index box: an 8 and its two index suits
     are not a 10, nor a 3 and one index suit a 4."""
-    from vision.decks.index_reader import CARD_H_MM, CARD_W_MM, S, _Blob, _pip_layout
+    from vision.decks.index_reader import _pip_layout
 
-    w, h = round(CARD_W_MM * S), round(CARD_H_MM * S)
+    w, h = _PICTURE
 
-    def blob(x_mm: float, y_mm: float, size_mm: float) -> _Blob:
-        x_mm, y_mm = x_mm + 3.5, y_mm + 2.0  # the card lies off the quad's centre
-        r = size_mm * S / 2
-        return _Blob(round(x_mm * S - r), round(y_mm * S - r), round(x_mm * S + r), round(y_mm * S + r), 1, 1)
+    def blob(x_mm: float, y_mm: float, size_mm: float):
+        return _pip_blob(x_mm + 3.5, y_mm + 2.0, size_mm)  # the card lies off the quad's centre
 
     index_suits = [blob(7.6, 19.5, 6.5), blob(CARD_W_MM - 7.6, CARD_H_MM - 19.5, 6.5)]
     eight = [blob(x, y, 9.5) for x, y in _PIPS["8"]]

@@ -54,6 +54,7 @@ import numpy as np
 from vision.decks import Deck
 from vision.detect import (
     EdgeMap,
+    _card_like,
     corner_gap,
     find_candidates,
     find_cards,
@@ -903,12 +904,6 @@ def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
 WHOLE_MOVE = 0.12  # share of its short side a rectangle fitted whole may be searched away
 
 
-def _short(q: np.ndarray) -> float:
-    q = np.asarray(q, np.float32).reshape(4, 2)
-    d = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-    return float(min(d[0] + d[2], d[1] + d[3]) / 2)
-
-
 OUTLINE_SHOWS = 0.25  # share of its weakest side along which a hypothesis's outline must show
 OUTLINE_ANY = 0.7  # ... and of its best side, or its read is never sure (NO_OUTLINE at most) ...
 OUTLINE_SECOND = 0.4  # ... and of its second best side
@@ -993,7 +988,7 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
             continue
         if det.confidence < 0.9 and _promising(m):
             det, m = _read_region(image, corners, deck, refine=False, search=True, strict=True)
-            if whole and corner_gap(np.array(det.corners, np.float32), corners) > WHOLE_MOVE * _short(corners):
+            if whole and corner_gap(np.array(det.corners, np.float32), corners) > WHOLE_MOVE * _card_like(corners)[1]:
                 continue  # a rectangle fitted whole, searched far off: onto part of a card
         if det.code == UNKNOWN and det.back is None:
             continue
