@@ -1,9 +1,10 @@
 """Calibration finds the four markers of a rendered table and recovers its homography."""
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.calibrate import Calibration, CalibrationError, calibrate
+from vision.calibrate import Calibration, CalibrationError, calibrate, detect_markers
 from vision.markers import write_marker_sheet
 from vision.render import CameraSpec, Look, Renderer
 
@@ -19,6 +20,30 @@ def test_calibration_recovers_table_mm(tilt, yaw):
     back = cal.to_table(px)
     assert np.max(np.linalg.norm(back - pts, axis=1)) < 3.0  # within a few mm
     assert cal.error_mm < 2.0
+
+
+@pytest.mark.parametrize("width,height,blur,tilt,yaw", [
+    (1920, 1080, 2.0, 15.0, -10.0), (1920, 1080, 2.0, 25.0, 10.0), (1280, 720, 1.5, 25.0, 10.0)])
+def test_a_blurred_far_marker_is_found(width, height, blur, tilt, yaw):
+    """Marker 0, far from a tilted camera and lens-blurred, still reads (lost before: its lone
+    bits smear into their neighbours)."""
+    r = Renderer(CameraSpec(width=width, height=height, tilt_deg=tilt, yaw_deg=yaw),
+                 Look(blur_sigma=blur, glare=0.0), 1100, 900, np.random.default_rng(3))
+    img = r.render([], [], np.random.default_rng(0)).image
+    cal = calibrate(img, 1100, 900)
+    pts = np.array([[60, 60], [550, 450], [1040, 840]], float)
+    assert np.max(np.linalg.norm(cal.to_table(r.project(pts)) - pts, axis=1)) < 3.0
+
+
+def test_a_marker_too_small_at_full_size_is_found_in_the_doubled_picture():
+    r = Renderer(CameraSpec(width=1920, height=1080, tilt_deg=20.0), Look(glare=0.0), 1100, 900,
+                 np.random.default_rng(3))
+    img = r.render([], [], np.random.default_rng(0)).image
+    small = cv2.resize(img, (480, 270), interpolation=cv2.INTER_AREA)  # markers ~15 px across
+    cal = calibrate(small, 1100, 900)
+    pts = np.array([[60, 60], [550, 450], [1040, 840]], float)
+    px = r.project(pts) * 0.25 + (0.25 - 1) / 2  # pixel centres of the 4x smaller picture
+    assert np.max(np.linalg.norm(cal.to_table(px) - pts, axis=1)) < 4.0  # a pixel is ~4 mm
 
 
 def test_missing_markers_are_named(tmp_path):
@@ -40,8 +65,5 @@ def test_calibration_round_trip_and_marker_sheet(tmp_path):
     out = write_marker_sheet(tmp_path / "markers.pdf")
     assert out.read_bytes()[:4] == b"%PDF"
     png = write_marker_sheet(tmp_path / "markers.png")
-    import cv2
-
-    from vision.calibrate import detect_markers
     found = detect_markers(cv2.imread(str(png)))
     assert sorted(found) == [0, 1, 2, 3]
