@@ -248,3 +248,34 @@ def test_the_top_card_of_a_pile_of_white_faces_has_a_hypothesis_on_its_outline()
         gap = min(corner_gap(top, c.corners) for c in find_candidates(img, card_px=long_px))
         near += gap <= 0.1 * long_px * 0.714
     assert near >= 10, f"the top card has a hypothesis on its outline in {near} of 12 piles"
+
+
+def test_a_printed_field_of_any_hue_is_found() -> None:
+    """A field whose hue lies on the edge of a hue band is split by the noise into speckles of
+    both bands; the second set of bands, half a band over, holds it whole. Every hue, in steps
+    of 2 (OpenCV's 0..180), at the saturation and brightness of a rendered pile's purple field
+    that was lost so, on a noisy, slightly blurred card."""
+    import cv2
+
+    from vision.decks.compose import card_quad
+    from vision.detect import ASPECT, FIELD_SCALE, field_seeds
+
+    long_px = 80.0
+    card = card_quad(150, 120, 20, long_px)
+    field = (card - card.mean(axis=0)) / FIELD_SCALE + card.mean(axis=0)
+    missed = []
+    for hue in range(0, 180, 2):
+        rng = np.random.default_rng(hue)
+        img = np.empty((240, 300, 3), np.uint8)
+        img[:] = (50, 50, 50)
+        colour = cv2.cvtColor(np.uint8([[[hue, 175, 130]]]), cv2.COLOR_HSV2BGR)[0, 0]
+        cv2.fillConvexPoly(img, card.astype(np.int32), (235, 235, 235))
+        cv2.fillConvexPoly(img, field.astype(np.int32), [int(c) for c in colour])
+        img = cv2.GaussianBlur(img, (0, 0), 0.9)
+        img = np.clip(img + rng.normal(0, 6, img.shape), 0, 255).astype(np.uint8)
+        seeds = field_seeds(img, card.astype(np.int32).reshape(-1, 1, 2), 1.0,
+                            long_px * ASPECT / 2, long_px / 2)
+        if not any(corner_gap(card, s) <= 4.0 for s in seeds):
+            missed.append(hue)
+    assert not missed, f"fields of these hues were not found: {missed}"
+

@@ -747,6 +747,7 @@ FIELD_AREA = (0.45, 1.6)
 FIELD_SOLID = 0.75  # share of its bounding rectangle a field fills (its print's holes filled)
 FIELD_RIDGE = 6.0  # grey levels a margin's least channel rises above its surroundings'
 FIELD_RIDGE_WIDTH = 0.13  # half the window the surroundings are taken in, as a share of a card's half width
+HUE_PHASES = (8, 23)  # two sets of hue bands (OpenCV hue, 0..180, bands 30 wide), half a band apart
 
 
 def field_seeds(image: np.ndarray, cnt: np.ndarray, f: float, hw: float, hh: float) -> list[np.ndarray]:
@@ -777,12 +778,16 @@ def field_seeds(image: np.ndarray, cnt: np.ndarray, f: float, hw: float, hh: flo
     k = 2 * max(2, round(FIELD_RIDGE_WIDTH * hw)) + 1
     paper |= least - cv2.blur(least, (k, k)) > FIELD_RIDGE
     # the ink split by hue (a blue field on a red card: a blurred margin between them may not
-    # read as paper all along), and the grey ink apart
+    # read as paper all along), and the grey ink apart; in two sets of hue bands, half a band
+    # apart, since a field whose hue lies on a band's edge is split by the noise into speckles
+    # of two bands (a purple field on a pile lost its card so)
     hue = hsv[:, :, 0].astype(np.int32)
-    groups = np.where(sat >= 70, 1 + ((hue + 8) % 180) // 30, 0)
+    coloured = sat >= 70
+    inks = [~coloured] + [coloured & (((hue + phase) % 180) // 30 == band)
+                          for phase in HUE_PHASES for band in range(6)]
     contours: list[np.ndarray] = []
-    for g in range(7):
-        ink = (inside & ~paper & (groups == g)).astype(np.uint8)
+    for in_band in inks:
+        ink = (inside & ~paper & in_band).astype(np.uint8)
         # a field's own print (a white circle, a character) leaves holes in it: filled; a thin
         # neck to another card's ink of the same hue: cut
         outer, _ = cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -790,7 +795,7 @@ def field_seeds(image: np.ndarray, cnt: np.ndarray, f: float, hw: float, hh: flo
         ink = cv2.erode(ink, np.ones((3, 3), np.uint8), iterations=FIELD_ERODE)
         contours += list(cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])
     fw, fh = 2 * hw / FIELD_SCALE, 2 * hh / FIELD_SCALE  # a field's width and height
-    out = []
+    out: list[np.ndarray] = []
     for c in contours:
         (cx, cy), (rw, rh), ang = cv2.minAreaRect(c)
         area = cv2.contourArea(c) + FIELD_ERODE * (rw + rh) * 2
@@ -800,8 +805,10 @@ def field_seeds(image: np.ndarray, cnt: np.ndarray, f: float, hw: float, hh: flo
         short, long_ = sorted((rw, rh))
         if area < FIELD_SOLID * rw * rh or abs(short / max(long_, 1.0) - fw / fh) > 0.12:
             continue  # not one solid field: fields of two cards, or a field cut by a card on it
-        box = cv2.boxPoints(((cx + x0, cy + y0), (rw * FIELD_SCALE, rh * FIELD_SCALE), ang))
-        out.append(order_clockwise(box.astype(np.float32)))
+        box = order_clockwise(cv2.boxPoints(((cx + x0, cy + y0), (rw * FIELD_SCALE, rh * FIELD_SCALE),
+                                             ang)).astype(np.float32))
+        if not any(corner_gap(box, o) < 0.1 * hw for o in out):  # found in both sets of bands
+            out.append(box)
     return out
 
 
