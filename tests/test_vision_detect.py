@@ -279,3 +279,32 @@ def test_a_printed_field_of_any_hue_is_found() -> None:
             missed.append(hue)
     assert not missed, f"fields of these hues were not found: {missed}"
 
+
+def test_a_cards_size_is_known_across_a_tilted_table_from_the_single_cards() -> None:
+    """Under a camera tilted 25 degrees, cards near it are a third larger than far ones. Eight
+    single cards anywhere on the table, two of them parts of cards (30 % smaller: under an arm),
+    tell a card's size at any other place within 5 % (the nearest four were off by 7 % in the
+    median, and by up to 21 %)."""
+    from vision.decks.compose import card_quad
+    from vision.detect import ASPECT, LongSide, _card_like
+    from vision.render import Renderer
+
+    worst = 0.0
+    for seed in range(10):
+        rng = np.random.default_rng(seed)
+        r = Renderer(CameraSpec(width=1920, height=1080, tilt_deg=25.0, yaw_deg=float(rng.uniform(-15, 15))),
+                     Look.clean(), 1100, 900, rng)
+
+        def card(rng=rng, r=r):  # (centre, short side, long side) of a card laid at random
+            q = r.project(card_quad(rng.uniform(100, 1000), rng.uniform(100, 800), rng.uniform(0, 180), 88.9))
+            _, short, long_ = _card_like(q)
+            return q.mean(axis=0), short, long_
+
+        singles = [card() for _ in range(8)]
+        sizes = np.array([[s, lg] for _, s, lg in singles])
+        sizes[:2] *= 0.7
+        size = LongSide(sizes, np.array([c for c, _, _ in singles]))
+        for _ in range(5):
+            at, short, long_ = card()
+            worst = max(worst, abs(size.at(at) * np.sqrt(ASPECT) / np.sqrt(short * long_) - 1))
+    assert worst < 0.05, f"a card's size was off by {100 * worst:.0f} %"

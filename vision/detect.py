@@ -620,14 +620,13 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
             sizes[i] = (float(min(d[0] + d[2], d[1] + d[3]) / 2 * f), float(max(d[0] + d[2], d[1] + d[3]) / 2 * f))
         out.append(Candidate(fq, True, k))
     if refine and ref_long > 0:  # a clean quad smaller than a card: the part of one that shows
-        # from under an arm, or beside a dark field melting into a dark cloth (the nearest other
-        # cards tell a card's size here)
-        lens_all = np.array([z[1] for z in sizes])
+        # from under an arm, or beside a dark field melting into a dark cloth (the other cards
+        # tell a card's size here)
         cs_all = np.array([c.corners.mean(axis=0) for c in out])
         n_single = len(out)
+        size_at = LongSide(np.array(sizes), cs_all)
         for i, c in enumerate(out[:n_single]):
-            others = np.flatnonzero(np.arange(n_single) != i)
-            local = _local_long(lens_all[others], cs_all[others], cs_all[i]) if len(others) else ref_long
+            local = size_at.at(cs_all[i]) if n_single > 1 else ref_long
             if sizes[i][1] >= PART_OF_CARD * local:
                 continue
             out[i] = Candidate(c.corners, False, c.blob)  # its own outline is no card's: a hypothesis
@@ -643,12 +642,12 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
         else:
             long_ = 0.0
         centres = np.array([q.mean(axis=0) for q, _ in singles]) if singles else np.zeros((0, 2))
-        lens = np.array([z[1] for z in sizes]) if sizes else np.zeros(0)
+        local_long = LongSide(np.array(sizes), centres)
         for cnt, k in merged:
             l_ = long_
-            if len(lens) >= 3 and not card_px:  # perspective: the nearest cards tell the local size
+            if len(sizes) >= 3 and not card_px:  # perspective: the single cards tell the local size
                 (mx, my), _, _ = cv2.minAreaRect(cnt)
-                l_ = _local_long(lens, centres, np.array([mx, my]))
+                l_ = local_long.at(np.array([mx, my]))
             scales: tuple[float, ...] = (1.0,)
             if l_ <= 0:  # no scale known: the blob's narrower extent bounds the card's width
                 (_, _), (rw, rh), _ = cv2.minAreaRect(cnt)
@@ -686,6 +685,58 @@ def _local_long(lens: np.ndarray, centres: np.ndarray, at: np.ndarray) -> float:
     dark field melts into the cloth shows as a smaller quad, never a larger one."""
     near = np.argsort(np.linalg.norm(centres - at, axis=1))[:4]
     return float(np.percentile(lens[near], 75))
+
+
+PLANE_MIN_CARDS = 5  # clean single cards needed to fit how a card's size changes across the picture
+PART_BELOW = 0.9  # a card this much smaller than the fit where it lies is part of one: left out
+PLANE_SPAN = (0.75, 1.33)  # the fit is held within these shares of the smallest and largest card
+
+
+class LongSide:
+    """A card's long side anywhere in the picture, from the clean single cards (sizes: (short,
+    long) each, centres: the same units).
+
+    A tilted camera makes cards nearer it larger: one over the distance to a plane is linear in
+    the image coordinates, and a card's size in the picture about so. A plane fitted to the cards'
+    sizes carries them across the table, also to a pile whose nearest single cards all lie on
+    its far side (the nearest four there gave a pile's card 25 % too small). The size fitted is
+    the geometric mean of the sides, which tilt changes alike at every turn of a card (it
+    shortens the side along it only); the cards smaller than the fit where they lie (parts of
+    cards under an arm, a dark field melting into the cloth) are left out and the plane fitted
+    again. With fewer cards, the nearest four tell (_local_long; there a card's own size counts
+    among them)."""
+
+    def __init__(self, sizes: np.ndarray, centres: np.ndarray) -> None:
+        sizes = np.asarray(sizes, np.float64).reshape(-1, 2)
+        self.lens = sizes[:, 1]
+        self.centres = centres = np.asarray(centres, np.float64).reshape(-1, 2)
+        self.coef: np.ndarray | None = None
+        if len(sizes) < PLANE_MIN_CARDS:
+            return
+        g = np.sqrt(sizes[:, 0] * sizes[:, 1])
+        a = np.column_stack([np.ones(len(g)), centres])
+        use = np.ones(len(g), bool)
+        for _ in range(3):  # each card against the plane of the others (one part of a card alone
+            # in a corner of the picture would otherwise tilt the plane to itself)
+            idx = np.flatnonzero(use)
+            if len(idx) < PLANE_MIN_CARDS:
+                return
+            part = [g[i] < PART_BELOW * float(a[i] @ np.linalg.lstsq(a[idx[idx != i]], g[idx[idx != i]],
+                                                                     rcond=None)[0]) for i in idx]
+            if not any(part):
+                break
+            use[idx[part]] = False
+        idx = np.flatnonzero(use)
+        if len(idx) < PLANE_MIN_CARDS:
+            return
+        self.coef = np.linalg.lstsq(a[idx], g[idx], rcond=None)[0]
+        self.low, self.high = PLANE_SPAN[0] * float(g[idx].min()), PLANE_SPAN[1] * float(g[idx].max())
+
+    def at(self, pt: np.ndarray) -> float:
+        if self.coef is None:
+            return _local_long(self.lens, self.centres, pt)
+        g = float(self.coef[0] + self.coef[1:] @ pt)
+        return min(max(g, self.low), self.high) / math.sqrt(ASPECT)
 
 
 SEEDS_PER_CARD = 2  # rectangles fitted per card the blob's area could hold
