@@ -417,3 +417,32 @@ def test_a_rectangle_fitted_whole_is_not_searched_far_off(monkeypatch: pytest.Mo
     monkeypatch.setattr(ident, "_rank", lambda image, q, det, m: 1)
     dets = ident.identify(np.zeros((400, 400, 3), np.uint8), get_deck("standard"))
     assert [d.code for d in dets] == ([] if whole else ["3H"])
+
+
+@pytest.mark.parametrize("first_fits_better", [False, True])
+def test_two_sure_reads_of_one_card_naming_two_cards_the_better_fit_stands(
+        monkeypatch: pytest.MonkeyPatch, first_fits_better: bool) -> None:
+    """Two hypotheses of one pile's top card, one a few pixels off it, read a king of hearts as
+    itself (1.0) and as a king of diamonds (0.97), ranked alike. The first read no longer holds
+    the place by coming first: the second quad is read too, and the read that fits its picture
+    better stands, whichever came first."""
+    import vision.identify as ident
+    from vision.detect import Candidate
+
+    true = card_quad(200, 200, 10.0, 100)
+    off = true + np.float32([[0, 0], [-7, 0], [-5, 2], [0, 0]])  # within 20 % of its short side
+    reads = {"KD": (off, 0.97, 0.0136 if not first_fits_better else 0.005),
+             "KH": (true, 1.0, 0.0065)}
+
+    def read(image, corners, deck, refine=True, search=True, strict=False):
+        code = "KD" if np.allclose(corners, off) else "KH"
+        q, conf, err = reads[code]
+        return (ident.Detection(code, tuple(map(tuple, q)), conf),
+                ident._Match(code, None, 0, conf, 0.0, err))
+
+    monkeypatch.setattr(ident, "find_candidates", lambda image, card_px=None: [
+        Candidate(off, False, 0), Candidate(true, False, 0)])
+    monkeypatch.setattr(ident, "_read_region", read)
+    monkeypatch.setattr(ident, "_rank", lambda image, q, det, m: ident.BEST_RANK)
+    dets = ident.identify(np.zeros((400, 400, 3), np.uint8), get_deck("standard"))
+    assert [d.code for d in dets] == (["KD"] if first_fits_better else ["KH"])

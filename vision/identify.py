@@ -896,6 +896,13 @@ def _mostly_known(corners: np.ndarray, known: list[np.ndarray]) -> bool:
     return sum(any(_inside(tuple(p), kq) for kq in known) for p in pts) >= 3
 
 
+SAME_CARD = 0.2  # quads whose corners lie within this share of the short side: the same card
+
+
+def _same_card(a: np.ndarray, b: np.ndarray) -> bool:
+    return corner_gap(a, b) < SAME_CARD * _card_like(np.asarray(b, np.float32))[1]
+
+
 def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
     """Two outlines of one card: the centre of either lies inside the other."""
     return _inside(tuple(a.mean(axis=0)), b) or _inside(tuple(b.mean(axis=0)), a)
@@ -945,14 +952,17 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
     out: list[Detection] = []
     singles: list[np.ndarray] = []  # sure single cards' outlines
     hyps: list[tuple[tuple[float, float], np.ndarray, Detection, _Match]] = []
-    kept: list[tuple[Detection, np.ndarray, int]] = []  # blob reads: outline, _rank (-1: not sure)
+    kept: list[tuple[Detection, np.ndarray, int, float]] = []  # blob reads: outline, _rank (-1: not
+    # sure), the fit's error
     known_quads = [np.asarray(q, np.float32).reshape(4, 2) for q in known or []]
     sure: list[np.ndarray] = list(known_quads)  # hypotheses centred on these are not read
 
     def claim(det: Detection, m: _Match) -> None:
         """Keep a blob read unless a single card or a read ranked as high holds its place; it
         displaces the lower-ranked reads there. Of two ranked alike, the first stands (the
-        better-supported seed, or the surer quick read)."""
+        better-supported seed, or the surer quick read), unless they name different cards and
+        the later one fits its picture better: two quads of one card, one of them a few pixels
+        off it, read a king of hearts as itself and (the first) as the king of diamonds."""
         q = np.array(det.corners, np.float32)
         if any(_overlaps(q, kq) for kq in singles):
             return
@@ -960,9 +970,14 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
         if rank < 0 and det.confidence >= 0.9:
             det = replace(det, confidence=NO_OUTLINE)
         rivals = [k for k in kept if _overlaps(q, k[1])]
-        if any(k[2] >= rank for k in rivals):
+
+        def holds(k: tuple[Detection, np.ndarray, int, float]) -> bool:
+            if k[2] != rank or (k[0].code, k[0].back) == (det.code, det.back):
+                return k[2] >= rank
+            return k[3] <= m.error
+        if any(holds(k) for k in rivals):
             return
-        kept[:] = [k for k in kept if not any(k is r for r in rivals)] + [(det, q, rank)]
+        kept[:] = [k for k in kept if not any(k is r for r in rivals)] + [(det, q, rank, m.error)]
         if rank == BEST_RANK:
             sure.append(q)
 
@@ -975,8 +990,9 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
             if det.confidence >= 0.9:
                 singles.append(np.array(det.corners, np.float32))
             continue
-        if any(_inside(tuple(c.corners.mean(axis=0)), kq) for kq in sure):
-            continue
+        if any(_inside(tuple(c.corners.mean(axis=0)), kq) and not _same_card(c.corners, kq)
+               for kq in sure):
+            continue  # (another quad of a sure read's card is read: it may contradict it)
         det, m = _read_region(image, c.corners, deck, refine=False, search=False, strict=True)
         if det.confidence >= 0.9:
             claim(det, m)
@@ -998,6 +1014,6 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
 
     def outdone(d: Detection) -> bool:
         q = np.array(d.corners, np.float32)
-        return any(_overlaps(q, kq) and k.confidence > d.confidence for k, kq, _ in kept)
+        return any(_overlaps(q, kq) and k.confidence > d.confidence for k, kq, _, _ in kept)
     out = [d for d in out if d.confidence >= 0.9 or not outdone(d)]
     return out + [k[0] for k in kept]
