@@ -53,8 +53,10 @@ import numpy as np
 
 from vision.decks import Deck
 from vision.detect import (
+    MAX_SKEW_DEG,
     EdgeMap,
     _card_like,
+    _skew,
     corner_gap,
     find_candidates,
     find_cards,
@@ -715,7 +717,7 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
 
     Reads that name different cards are settled by _either."""
     reads: list[tuple[np.ndarray, _Match]] = []
-    if refine:
+    if refine and _skew(q) < MAX_SKEW_DEG:  # (fit_edges fits rectangles: not a card in perspective)
         fq, _ = fit_edges(EdgeMap.around(image, q, 0.25), q, max_shift=0.06, max_turn=5.0)
         fq, pic, fitted = _aligned(image, _oriented(fq), t, align)
         reads.append((fq, _match(pic, t, strict, fitted)))
