@@ -24,9 +24,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.calibrate import CalibrationError, calibrate  # noqa: E402
+from vision.calibrate import CalibrationError, calibrate, detect_markers  # noqa: E402
 from vision.decks import get_deck  # noqa: E402
 from vision.layout import make_layout  # noqa: E402
+from vision.markers import MARKER_IDS  # noqa: E402
 from vision.render import CameraSpec, Look  # noqa: E402
 from vision.sim_game import random_game  # noqa: E402
 from vision.sim_table import SimTable  # noqa: E402
@@ -41,9 +42,9 @@ def first_frame(seed: int) -> tuple[np.ndarray, np.ndarray, float, float]:
     look = Look.random(rng, harsh=True)
     cam = CameraSpec(width=1920, height=1080, tilt_deg=float(rng.uniform(0, 25)),
                      yaw_deg=float(rng.uniform(-15, 15)))
-    initial, actions = random_game(lay, get_deck("wackee-six"), rng, n_actions=2)
-    sim = SimTable(lay, get_deck("wackee-six"), actions, initial=initial, camera=cam, look=look,
-                   fps=30, rng=rng)
+    deck = get_deck("wackee-six")
+    initial, actions = random_game(lay, deck, rng, n_actions=2)
+    sim = SimTable(lay, deck, actions, initial=initial, camera=cam, look=look, fps=30, rng=rng)
     frame, _ = next(iter(sim))
     return frame.image, sim.renderer.h_table, lay.table_w, lay.table_h
 
@@ -72,15 +73,13 @@ def main() -> None:
             pic = image if w == 1920 else cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
             try:
                 cal = calibrate(pic, tw, th)
-            except CalibrationError as err:
-                for m in range(4):
-                    missed[key][m] += f" {m} (" in str(err)
+            except CalibrationError:
+                missed[key].update(set(MARKER_IDS) - set(detect_markers(pic)))
                 continue
             found[key] += 1
             errors[key].append(error_mm(cal, h_table, w / 1920, tw, th))
     summary = {key: {"calibrated_pct": round(100 * found[key] / args.tables, 2),
-                     "missed_by_marker": dict(sorted((str(m), n) for m, n in missed[key].items()
-                                                     if n)),
+                     "missed_by_marker": {str(m): n for m, n in sorted(missed[key].items())},
                      "error_mm_median": round(float(np.median(errors[key])), 2) if errors[key] else None,
                      "error_mm_max": round(float(np.max(errors[key])), 2) if errors[key] else None}
                for key in errors}
