@@ -688,8 +688,24 @@ def _local_long(lens: np.ndarray, centres: np.ndarray, at: np.ndarray) -> float:
 
 
 PLANE_MIN_CARDS = 5  # clean single cards needed to fit how a card's size changes across the picture
+PLANE_HOLD = 0.1  # across a row of cards, the slope is held back as if they spread this share of a card
 PART_BELOW = 0.9  # a card this much smaller than the fit where it lies is part of one: left out
 PLANE_SPAN = (0.75, 1.33)  # the fit is held within these shares of the smallest and largest card
+
+
+def _plane(centres: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """(c, gx, gy): g ~ c + (gx, gy) . centre, by least squares; where the cards spread less
+    than a card's size in some direction (cards in a row), the slope is held back along it:
+    they tell nothing of the size across the row, and a free fit there swung to any slope (a
+    pile beside the row came out a third off)."""
+    mean_c = centres.mean(axis=0)
+    d = centres - mean_c
+    card = float(np.median(g))
+    if float(np.linalg.eigvalsh(d.T @ d / len(g))[0]) >= card ** 2:  # spread both ways
+        return np.linalg.lstsq(np.column_stack([np.ones(len(g)), centres]), g, rcond=None)[0]
+    hold = len(g) * (PLANE_HOLD * card) ** 2
+    slope = np.linalg.solve(d.T @ d + hold * np.eye(2), d.T @ (g - float(g.mean())))
+    return np.array([float(g.mean()) - float(slope @ mean_c), *slope])
 
 
 class LongSide:
@@ -721,15 +737,15 @@ class LongSide:
             idx = np.flatnonzero(use)
             if len(idx) < PLANE_MIN_CARDS:
                 return
-            part = [g[i] < PART_BELOW * float(a[i] @ np.linalg.lstsq(a[idx[idx != i]], g[idx[idx != i]],
-                                                                     rcond=None)[0]) for i in idx]
+            part = [g[i] < PART_BELOW * float(a[i] @ _plane(centres[idx[idx != i]], g[idx[idx != i]]))
+                    for i in idx]
             if not any(part):
                 break
             use[idx[part]] = False
         idx = np.flatnonzero(use)
         if len(idx) < PLANE_MIN_CARDS:
             return
-        self.coef = np.linalg.lstsq(a[idx], g[idx], rcond=None)[0]
+        self.coef = _plane(centres[idx], g[idx])
         self.low, self.high = PLANE_SPAN[0] * float(g[idx].min()), PLANE_SPAN[1] * float(g[idx].max())
 
     def at(self, pt: np.ndarray) -> float:
