@@ -257,37 +257,38 @@ def _card_like(quad: np.ndarray) -> tuple[bool, float, float]:
     return 0.45 < ratio < 0.95, short, long_
 
 
-def _corner_hypotheses(poly: np.ndarray, short: float, long_: float, mask: np.ndarray,
-                       from_edges: bool = False) -> list[np.ndarray]:
-    """Card rectangles anchored on the right-angled convex corners of a blob's outline."""
-    out: list[np.ndarray] = []
+def _poly_corners(poly: np.ndarray, short: float) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Right-angled convex corners of a blob's outline polygon, as (corner, u1, u2) with the unit
+    directions of its two sides (both at least a fifth of a card's short side long)."""
+    out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     n = len(poly)
     if n < 3:
         return out
     area_sign = np.sign(cv2.contourArea(poly.reshape(-1, 1, 2).astype(np.float32), oriented=True))
-    min_edge = 0.2 * short
-    h, w = mask.shape
     for i in range(n):
         v = poly[i]
-        p = poly[i - 1]
-        q = poly[(i + 1) % n]
-        e1, e2 = p - v, q - v
+        e1, e2 = poly[i - 1] - v, poly[(i + 1) % n] - v
         l1, l2 = float(np.linalg.norm(e1)), float(np.linalg.norm(e2))
-        if l1 < min_edge or l2 < min_edge:
+        if l1 < 0.2 * short or l2 < 0.2 * short:
             continue
         u1, u2 = e1 / l1, e2 / l2
-        cos = float(np.dot(u1, u2))
-        if abs(cos) > 0.4:  # not near 90 degrees
+        if abs(float(np.dot(u1, u2))) > 0.4:  # not near 90 degrees
             continue
-        cross = u1[0] * u2[1] - u1[1] * u2[0]
-        if np.sign(cross) == area_sign:  # concave corner
+        if np.sign(u1[0] * u2[1] - u1[1] * u2[0]) == area_sign:  # concave corner
             continue
-        sizes = [(short, long_), (long_, short)]
-        if from_edges:  # scale unknown: one of the two visible edges may be a whole card side
-            sizes += [(l1, l1 / ASPECT), (l1, l1 * ASPECT), (l2 / ASPECT, l2), (l2 * ASPECT, l2)]
-        for a, b in sizes:
+        out.append((v, u1, u2))
+    return out
+
+
+def _corner_hypotheses(corners: list[tuple[np.ndarray, np.ndarray, np.ndarray]], short: float,
+                       long_: float, mask: np.ndarray) -> list[np.ndarray]:
+    """Card rectangles laid along a blob's right-angled corners (both turns), those mostly
+    inside the blob."""
+    out: list[np.ndarray] = []
+    h, w = mask.shape
+    for v, u1, u2 in corners:
+        for a, b in ((short, long_), (long_, short)):
             quad = np.array([v, v + u1 * a, v + u1 * a + u2 * b, v + u2 * b], dtype=np.float32)
-            # mostly inside the blob?
             pts = quad.mean(axis=0) * 0.5 + quad * 0.5  # the inner half of the rectangle
             inside = 0
             for x, y in np.vstack([pts, quad.mean(axis=0, keepdims=True)]):
@@ -296,6 +297,74 @@ def _corner_hypotheses(poly: np.ndarray, short: float, long_: float, mask: np.nd
                     inside += 1
             if inside >= 5:
                 out.append(order_clockwise(quad))
+    return out
+
+
+CORNER_ROUND = 0.07  # a card's rounded corner: contour left out either side of a corner (share of the short side)
+CORNER_ARM = 0.25  # contour fitted by a line either side of a corner (share of the short side)
+CORNER_STRAIGHT = 0.6  # px (rms): a corner's sides are this straight
+CORNER_COS = 0.3  # a corner's sides meet within about 17 degrees of square
+
+
+def _contour_corners(cnt: np.ndarray, short: float) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Right-angled convex corners of a blob's outline, each as (corner, u1, u2) with the unit
+    directions of its two sides: where two straight runs of the outline meet near square.
+
+    A card's corner is rounded and the outline is ragged, so a polygon fitted to the outline
+    splits it into short edges that name no corner (a card under a hand lost its hypothesis so):
+    here a line is fitted to a run of outline either side of each point, leaving the rounding
+    out, and the corner is where the two lines meet."""
+    pts = cnt.reshape(-1, 2).astype(np.float64)
+    if len(pts) < 4:
+        return []
+    seg = np.linalg.norm(np.diff(np.vstack([pts, pts[:1]]), axis=0), axis=1)
+    arc = np.concatenate([[0.0], np.cumsum(seg)])
+    total = float(arc[-1])
+    gap, arm = max(1, round(CORNER_ROUND * short)), max(4, round(CORNER_ARM * short))
+    if total < 4 * (gap + arm):
+        return []
+    loop = np.vstack([pts, pts[:1]])
+    s = np.arange(0.0, total, 1.0)
+    p = np.column_stack([np.interp(s, arc, loop[:, 0]), np.interp(s, arc, loop[:, 1])])
+    n = len(p)
+    orient = np.sign(cv2.contourArea(cnt.reshape(-1, 1, 2).astype(np.float32), oriented=True))
+    idx = np.arange(n)
+    # windows either side of every point: before (i-gap-arm .. i-gap), after (i+gap .. i+gap+arm)
+    offs = np.arange(arm + 1)
+    before = p[(idx[:, None] - gap - offs[None, :]) % n]  # (n, arm+1, 2), walking away from i
+    after = p[(idx[:, None] + gap + offs[None, :]) % n]
+
+    def line(w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        c = w.mean(axis=1, keepdims=True)
+        d = w - c
+        sxx, syy, sxy = (d[..., 0] ** 2).mean(1), (d[..., 1] ** 2).mean(1), (d[..., 0] * d[..., 1]).mean(1)
+        th = 0.5 * np.arctan2(2 * sxy, sxx - syy)
+        u = np.column_stack([np.cos(th), np.sin(th)])
+        resid = np.abs(d[..., 0] * -u[:, None, 1] + d[..., 1] * u[:, None, 0])
+        away = w[:, -1] - w[:, 0]  # point the direction away from the corner
+        u *= np.sign((u * away).sum(1) + 1e-9)[:, None]
+        return c[:, 0], u, np.sqrt((resid ** 2).mean(1))
+
+    c1, u1, r1 = line(before)
+    c2, u2, r2 = line(after)
+    cos = (u1 * u2).sum(1)
+    cross = u1[:, 0] * u2[:, 1] - u1[:, 1] * u2[:, 0]
+    ok = (r1 < CORNER_STRAIGHT) & (r2 < CORNER_STRAIGHT) & (np.abs(cos) < CORNER_COS) & (np.sign(cross) != orient)
+    found: list[tuple[float, np.ndarray, np.ndarray, np.ndarray]] = []
+    for i in np.flatnonzero(ok):
+        a = np.column_stack([u1[i], -u2[i]])
+        if abs(np.linalg.det(a)) < 1e-6:
+            continue
+        t = np.linalg.solve(a, c2[i] - c1[i])
+        v = c1[i] + t[0] * u1[i]
+        if np.linalg.norm(v - p[i]) > gap + 2:
+            continue  # the lines meet away from here: a corner cut off, not a card's
+        found.append((float(r1[i] + r2[i] + abs(cos[i])), v, u1[i], u2[i]))
+    found.sort(key=lambda x: x[0])
+    out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    for _, v, a, b in found:
+        if all(np.linalg.norm(v - o[0]) > 0.2 * short for o in out):
+            out.append((v, a, b))
     return out
 
 
@@ -954,7 +1023,10 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
     # a card whose corner shows (under a hand, at the edge of a fan): a card laid along the corner
     poly = cv2.approxPolyDP(cnt, max(2.0, 0.04 * hw * 2 * f), True).reshape(-1, 2).astype(np.float32)
     off = np.array([x - 1, y - 1], np.float32)
-    seeds += [(q + off) / f for q in _corner_hypotheses(poly - off, 2 * hw * f, 2 * hh * f, blob)]
+    corners = _poly_corners(poly - off, 2 * hw * f)
+    corners += [c for c in _contour_corners(cnt.reshape(-1, 2) - off, 2 * hw * f)
+                if all(np.linalg.norm(c[0] - o[0]) > 0.2 * 2 * hw * f for o in corners)]
+    seeds += [(q + off) / f for q in _corner_hypotheses(corners, 2 * hw * f, 2 * hh * f, blob)]
     def known(q: np.ndarray, others: list[np.ndarray]) -> bool:  # the same place and turn
         return any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.2 * hw
                    and _turn_apart(_turn(q), _turn(o)) < TURN_APART for o in others)
