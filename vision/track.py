@@ -77,6 +77,7 @@ RETRY_FRAMES = (2, 4, 8, 16)  # frames to wait before each new read of a card no
 LEFT_MEMORY_S = 10.0  # a card that left a seat zone is matched with an arrival this long
 LEFT_UNSEEN_S = 1.0  # a row card gone this long without being seen to land is told gone
 SETTLE_S = 0.1  # a change must be still this long before it is read (2 frames at least)
+READ_THERE = 0.8  # share of an outline lying on a card read fully surely: a hypothesis of that card
 SURE = 0.9  # a read this sure settles a new card: its other outline hypotheses are not read
 HAND_ON_CARD = 0.15  # share of a card still read beside arms that moving things may cover
 STILL_RETRY_FRAMES = 6  # a still patch beside arms that read as no card is read again after
@@ -562,8 +563,11 @@ class Tracker:
             new_quads = new_quads[:3]  # the patch is one card at most: its first outlines
         dets: list[Detection] = []
         for g in range(0, len(new_quads), 3):  # diff box, edge fit, edge fit turned
-            best = self._best_of(frame.image, new_quads[g + 1:g + 3] + new_quads[g:g + 1], k,
-                                 quick)
+            group = new_quads[g + 1:g + 3] + new_quads[g:g + 1]
+            if any(d.confidence >= 1.0 and all(self._overlap(q, np.asarray(d.corners, np.float64)) > READ_THERE
+                                               for q in group) for d in dets):
+                continue  # on a card read fully surely: its read would not stand (_one_per_place)
+            best = self._best_of(frame.image, group, k, quick)
             if best is not None:
                 dets.append(best)
         return self._one_per_place(dets), bool(new_quads)
