@@ -473,3 +473,32 @@ def test_a_card_in_strong_perspective_is_read_on_its_own_outline_not_a_rectangle
         got = np.array(det.corners, np.float32)
         assert max(float(np.linalg.norm(got - c, axis=1).min()) for c in q) < 4.0
         assert bool(fitted) == (sheared == 0.0)
+
+
+def test_a_quad_on_no_card_is_given_up_after_its_first_read(monkeypatch) -> None:
+    """Where the first read finds no card at all (its best template leaves more variation than
+    the picture has: a tracker's outline on an arm or a moving shadow), the quad as given, the
+    quad grown by the margin and the pose search are not read too: they cost 10-20 ms a quad
+    and found no card there. A read that finds a card's structure goes on as before."""
+    from dataclasses import replace
+
+    import vision.identify as ident
+
+    deck = get_deck("wackee-six")
+    comp = Composer(300, 300, cloth=(60, 120, 40))
+    q = card_quad(150, 150, 20, L)
+    comp.add_card(deck, "G7", q)
+    image = comp.finish(blur=0.8, noise=2.0).image
+    real = ident._match
+    for structure, reads in ((-3.0, 1), (0.5, 2)):
+        calls = []
+
+        def match(*args, structure=structure, calls=calls, **kw):
+            calls.append(1)
+            m = real(*args, **kw)
+            return replace(m, confidence=0.0, structure=structure) if len(calls) == 1 else m
+
+        monkeypatch.setattr(ident, "_match", match)
+        d = identify_region(image, q + 3.0, deck)
+        assert len(calls) == reads, structure
+        assert (d.code == UNKNOWN) == (reads == 1)

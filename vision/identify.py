@@ -707,6 +707,7 @@ def _promising(m: _Match) -> bool:
 
 
 SAME_OUTLINE_PX = 1.5  # a sharpened outline this near the one given reads the same card
+NO_CARD_STRUCTURE = -1.0  # the best template leaves more variation than the picture has: no card
 
 
 def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
@@ -725,6 +726,8 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
             float(np.abs(reads[0][0] - q).max()) <= SAME_OUTLINE_PX
             or _quick_best(rectify(image, q), t) == (reads[0][1].code, reads[0][1].back)):
         return reads[0]
+    if reads and reads[0][1].confidence == 0.0 and reads[0][1].structure < NO_CARD_STRUCTURE:
+        return reads[0]  # no card there (a hand, a shadow): the other outlines would not find one
     aq, pic, fitted = _aligned(image, q, t, align)
     best = (aq, _match(pic, t, strict, fitted))
     if reads:
