@@ -714,7 +714,9 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
                search: bool = True, strict: bool = False, align: bool = True) -> tuple[np.ndarray, _Match]:
     """Read the quad as given and as sharpened on the image's edges (a tracker's or a blob's quad
     is a few pixels off); when neither is sure, also the quad grown by the white margin (on a pale
-    cloth the outline found may be the colour field's).
+    cloth the outline found may be the colour field's). Where the sharpened quad's read finds no
+    card at all (NO_CARD_STRUCTURE: a tracker's outline on an arm or a moving shadow), that read
+    is the answer: the other quads lie on the same nothing, and cost 10-20 ms a quad.
 
     Reads that name different cards are settled by _either."""
     reads: list[tuple[np.ndarray, _Match]] = []
