@@ -280,6 +280,35 @@ def test_outlines_on_a_card_read_fully_surely_are_not_read_again():
     assert read == [(100, 100), (300, 100), (302, 101)]
 
 
+def test_an_outline_is_read_once_a_frame():
+    """Several steps of one frame may read one outline (the region that settles a card, a model
+    card it touches, a read ahead): the first read is kept for the rest of the frame, and a new
+    frame is read afresh. stats["reads"] counts the reads made."""
+    from vision.types import Detection, Frame
+
+    calls = []
+
+    def reader(img, q, deck):
+        calls.append(np.asarray(q, np.float64).round(1).tolist())
+        return Detection("KD", tuple((float(x), float(y)) for x, y in np.asarray(q)), 0.7)
+
+    lay = make_layout(4)
+    tracker = Tracker(StandInDeck(), lay, np.eye(3), identify_region=reader)
+    first = np.zeros((360, 640, 3), np.uint8)
+    tracker.update(Frame(first, 0.0, 0))
+    q = np.array([[100, 100], [163, 100], [163, 188], [100, 188]], np.float64)
+    a = tracker._read(first, q, tracker.deck)
+    b = tracker._read(first, q.astype(np.float32), tracker.deck)
+    assert a is b and len(calls) == 1
+    tracker._read(first, q + 5, tracker.deck)  # another outline
+    assert len(calls) == 2
+    second = first.copy()
+    tracker.update(Frame(second, 1 / 30, 1))
+    tracker._read(second, q, tracker.deck)
+    assert len(calls) == 3
+    assert tracker.stats["reads"] == 3
+
+
 def test_the_next_card_of_a_waste_shows_when_its_top_is_played_and_a_gathered_waste_leaves():
     """The simulated table acts a waste pile out as people do: the card under the top shows when
     the top is lifted (no hand lays it there), and a waste turned over leaves the table whole."""

@@ -183,9 +183,10 @@ class Tracker:
                                       layout.table_h, (0, 0))
         self.deck, self.layout, self.cal = deck, layout, calibration
         ir, ia, iq = _default_readers(deck)
-        self._read = identify_region or ir
+        self._read = self._once_a_frame(identify_region or ir, "read")
         self._read_all = identify or ia
-        self._read_quick = identify_region or iq
+        self._read_quick = self._once_a_frame(identify_region or iq, "quick")
+        self._this_frame: dict[tuple, tuple[np.ndarray, Detection]] = {}
         # frames a change must be still before it is read: SETTLE_S of the camera's frames
         # (worked out from the first two frames' times) unless given
         self.settle = settle or 3
@@ -233,6 +234,20 @@ class Tracker:
         self._queued: list[tuple] = []  # regions to read ahead when the caller has time
         self._feet: dict[bytes, tuple[tuple[slice, slice], np.ndarray]] = {}
         self._still_tried: dict[tuple, int] = {}  # still patches beside arms: place -> next read
+
+    def _once_a_frame(self, reader: Callable, kind: str) -> Callable:
+        """reader, read once per quad in a frame: a card's outline is often read by more than
+        one step of a frame (the region that settles it, a model card it touches, read ahead),
+        and a read costs 5 to 60 ms. (The same picture and quad give the same read.)"""
+        def read(img: np.ndarray, quad, deck) -> Detection:
+            key = (kind, id(img), np.asarray(quad, np.float64).tobytes())
+            hit = self._this_frame.get(key)
+            if hit is None:
+                self.stats["reads"] += 1
+                # the picture is kept with its read, so that its id names no other while the entry lives
+                hit = self._this_frame[key] = (img, reader(img, quad, deck))
+            return hit[1]
+        return read
 
     # ------------------------------------------------------------------ geometry helpers
 
@@ -288,6 +303,7 @@ class Tracker:
         if self._prev is None:
             self._setup(img)
         self._queued = []  # read-ahead jobs of an earlier frame are stale now
+        self._this_frame = {}
         self.stats["frames"] += 1
         k = self._n
         self._n += 1
@@ -404,7 +420,7 @@ class Tracker:
             if (near[sl] & m).any() or int(self._last_change[sl][m].max()) > k - self.settle:
                 continue  # a hand there still, or something moved there a moment ago
             self._stale.remove(entry)
-            read = self._read_counted(frame.image, gone.quad)
+            read = self._read(frame.image, gone.quad, self.deck)
             if not self._sure(read):
                 own = self._best_of(frame.image, self._fit_card(frame.image, gone.x, gone.y), k)
                 if own is not None and own.confidence > read.confidence:
@@ -550,7 +566,7 @@ class Tracker:
         if any(a.last == last and _iou(a.reg, reg) > 0.8 for a in self._ahead):
             return
         dets, card_shaped = self._new_reads(frame, reg, st, k)
-        model = {id(kn): (kn.quad.copy(), self._read_counted(frame.image, kn.quad))
+        model = {id(kn): (kn.quad.copy(), self._read(frame.image, kn.quad, self.deck))
                  for kn in self.model if self._needs_read(kn, reg, dets) == "read"}
         self._ahead.append(_Ahead(k, last, reg, dets, card_shaped, model))
 
@@ -581,10 +597,6 @@ class Tracker:
             if all(self._overlap(q, np.asarray(o.corners, np.float64)) <= ONE_PLACE for o in kept):
                 kept.append(d)
         return kept
-
-    def _read_counted(self, img: np.ndarray, quad: np.ndarray) -> Detection:
-        self.stats["reads"] += 1
-        return self._read(img, quad, self.deck)
 
     def _needs_read(self, kn: _Known, reg: np.ndarray, new_dets: list[Detection],
                     copies: Collection[int] = ()) -> str:
@@ -715,7 +727,6 @@ class Tracker:
         best = d
         cands = [q] if d.confidence > 0 else []  # (a spot's guess has no corners of its own)
         for cand in [*cands, *self._fit_card(image, float(c[0]), float(c[1]))]:
-            self.stats["reads"] += 1
             r = self._read(image, cand, self.deck)
             if r.code == UNKNOWN and (r.back is None or r.face_up):
                 continue
@@ -1297,7 +1308,7 @@ class Tracker:
             if early is not None and np.array_equal(early[0], kn.quad):
                 still = early[1]
             else:
-                still = self._read_counted(img, kn.quad)
+                still = self._read(img, kn.quad, self.deck)
             touched, kn.touched = kn.touched, -1
             if still.code == kn.code and still.face_up == kn.face_up:
                 copy = self._copy_on(img, kn, k) if touched >= 0 else None
@@ -1519,7 +1530,6 @@ class Tracker:
         best: Detection | None = None
         read = self._read_quick if quick else self._read
         for q in outlines:
-            self.stats["reads"] += 1
             d = read(img, q, self.deck)
             if self.debug:
                 print("read", k, d.code, d.face_up, round(d.confidence, 3), d.best_fit, d.fit_error,
