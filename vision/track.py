@@ -768,17 +768,23 @@ class Tracker:
         of the faint changes (half the threshold) through which a blob reaches outside."""
         out = []
         outside_weak = np.where(self._outside, weak, 0)
+        # the crossings of all arms at once: weak labels are 8-connected, so no two touch, and
+        # a blob's crossings are the pieces that carry its labels
+        n, lab, st, _ = cv2.connectedComponentsWithStats((outside_weak > 0).astype(np.uint8),
+                                                         connectivity=8)
+        piece_label = np.zeros(n, outside_weak.dtype)
+        piece_label[lab.ravel()] = outside_weak.ravel()
         for i in arm_ids:
             ids = np.unique(weak[labels == i])
             ids = ids[ids > 0]
-            m = (outside_weak == ids[0] if len(ids) == 1 else np.isin(outside_weak, ids))
-            m = m.astype(np.uint8)
-            n, lab, st, cen = cv2.connectedComponentsWithStats(m, connectivity=8)
+            pieces = [j for j in range(1, n) if piece_label[j] in ids]
             es = []
-            for j in range(1, n):
-                if st[j, cv2.CC_STAT_AREA] < 4 and n > 2:
+            for j in pieces:
+                if st[j, cv2.CC_STAT_AREA] < 4 and len(pieces) > 1:
                     continue
-                ys, xs = np.nonzero(lab == j)
+                x, y, w, h = st[j, :4]
+                ys, xs = np.nonzero(lab[y:y + h, x:x + w] == j)
+                ys, xs = ys + y, xs + x
                 # the crossing's pixels nearest the table centre
                 pts = np.column_stack([xs, ys]).astype(np.float64) / self.f
                 mm = self.cal.to_table(pts)
