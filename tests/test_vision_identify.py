@@ -502,3 +502,34 @@ def test_a_quad_on_no_card_is_given_up_after_its_first_read(monkeypatch) -> None
         d = identify_region(image, q + 3.0, deck)
         assert len(calls) == reads, structure
         assert (d.code == UNKNOWN) == (reads == 1)
+
+
+def test_a_card_whose_index_reads_it_fully_surely_needs_no_pair_read(monkeypatch) -> None:
+    """A standard card whose corner index reads, fully surely, the card its templates name is
+    that card, fully sure, whichever twin the pair read (20-30 ms) would choose: it is not run.
+    An index read less sure, or of another card, leaves the pair read to settle the twins."""
+    import vision.decks.index_reader as index_reader
+    import vision.identify as ident
+
+    deck = get_deck("standard")
+    comp = Composer(300, 300, cloth=(60, 120, 40))
+    q = card_quad(150, 150, 20, L)
+    comp.add_card(deck, "7S", q)
+    image = comp.finish(blur=0.8, noise=2.0).image
+    real_pair = ident._pair_settled
+    for index_read, paired in ((("7S", 1.0), False), (("7S", 0.97), True), (("7C", 1.0), True)):
+        calls = []
+
+        def pair(*args, calls=calls, **kw):
+            calls.append(1)
+            return real_pair(*args, **kw)
+
+        def read_index(image, corners, index_read=index_read):
+            return index_reader.IndexRead(index_read[0], index_read[1], 0)
+
+        monkeypatch.setattr(ident, "_pair_settled", pair)
+        monkeypatch.setattr(index_reader, "read_index", read_index)
+        d = identify_region(image, q, deck)
+        assert bool(calls) == paired, index_read
+        if not paired:
+            assert (d.code, d.confidence) == ("7S", 1.0)

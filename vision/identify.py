@@ -821,7 +821,15 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
     q = _oriented(np.asarray(corners, dtype=np.float32))
     standard = deck.kind == "standard" or getattr(deck, "base", None) == "standard"
     q, m = _best_read(image, q, templates(deck), refine, search, strict, align=not standard)
-    m = _pair_settled(image, q, deck, m, twins=standard)
+    index = None
+    if standard and m.back is None:
+        from vision.decks.index_reader import read_index
+
+        index = read_index(image, q)
+    if not (index is not None and index.confidence >= 1.0 and index.code == m.code):
+        # (where the corner index reads the card the templates name fully surely, the read is
+        # that card, fully sure, whichever of the twins the pair read chose: it is not needed)
+        m = _pair_settled(image, q, deck, m, twins=standard)
     code, back, conf = m.code, m.back, m.confidence
     rot = m.rot
     if strict and back is None and m.structure < STRUCTURE_BLOB:
@@ -836,9 +844,7 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
     # clubs) differ in few pixels, so a sure index read (the pips confirm it) decides; a less sure
     # one only where the template read is less sure still and the templates do see a card there
     if standard and back is None:
-        from vision.decks.index_reader import read_index
-
-        r = read_index(image, q)
+        r = index
         if r is not None and r.code in deck.codes:
             if r.code == code:
                 conf = max(conf, r.confidence)
