@@ -822,7 +822,9 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
     standard = deck.kind == "standard" or getattr(deck, "base", None) == "standard"
     q, m = _best_read(image, q, templates(deck), refine, search, strict, align=not standard)
     index = None
-    if standard and m.back is None:
+    if standard and m.back is None and m.structure >= NO_CARD_STRUCTURE:
+        # (where the templates see no card at all, neither did the corner index: on the rendered
+        # tables and the real photos it never read such a quad at MIN_CONFIDENCE)
         from vision.decks.index_reader import read_index
 
         index = read_index(image, q)
