@@ -280,6 +280,34 @@ def test_outlines_on_a_card_read_fully_surely_are_not_read_again():
     assert read == [(100, 100), (300, 100), (302, 101)]
 
 
+def test_a_still_patch_beside_arms_that_reads_as_nothing_is_not_read_on_its_other_outlines():
+    """A still patch beside arms is read quickly, and counts only when read surely: where its first
+    outline reads as nothing at all (confidence 0), its other outlines (the same patch) are not
+    read. One whose first outline reads as something, unsurely, is read on all three."""
+    from types import SimpleNamespace
+
+    from vision.types import UNKNOWN, Detection
+
+    tracker, _ = _bare_tracker()
+
+    def quad(x, y):
+        return np.array([[x, y], [x + 63, y], [x + 63, y + 88], [x, y + 88]], np.float64)
+
+    for first, reads in ((0.0, 1), (0.3, 3)):
+        tracker._card_quads = lambda frame, reg, st: [quad(100, 100), quad(101, 100), quad(102, 100)]
+        read = []
+
+        def reader(img, q, deck, first=first, read=read):
+            read.append(1)
+            return Detection(UNKNOWN, tuple((float(x), float(y)) for x, y in q), first if len(read) == 1 else 0.2)
+
+        tracker._read_quick = reader
+        dets, _ = tracker._new_reads(SimpleNamespace(image=np.zeros((500, 500, 3), np.uint8)), None, None, 0,
+                                     quick=True)
+        assert dets == []
+        assert len(read) == reads, first
+
+
 def test_an_outline_is_read_once_a_frame():
     """Several steps of one frame may read one outline (the region that settles a card, a model
     card it touches, a read ahead): the first read is kept for the rest of the frame, and a new
