@@ -477,9 +477,10 @@ def test_a_card_in_strong_perspective_is_read_on_its_own_outline_not_a_rectangle
 
 def test_a_quad_on_no_card_is_given_up_after_its_first_read(monkeypatch) -> None:
     """Where the first read finds no card at all (its best template leaves more variation than
-    the picture has: a tracker's outline on an arm or a moving shadow), the quad as given, the
-    quad grown by the margin and the pose search are not read too: they cost 10-20 ms a quad
-    and found no card there. A read that finds a card's structure goes on as before."""
+    the picture has, or explains too few of the cells to read anything: a tracker's outline on
+    an arm or a moving shadow), the quad as given, the quad grown by the margin and the pose
+    search are not read too: they cost 10-20 ms a quad and found no card there. A read that
+    finds a card's structure goes on as before."""
     from dataclasses import replace
 
     import vision.identify as ident
@@ -490,17 +491,20 @@ def test_a_quad_on_no_card_is_given_up_after_its_first_read(monkeypatch) -> None
     comp.add_card(deck, "G7", q)
     image = comp.finish(blur=0.8, noise=2.0).image
     real = ident._match
-    for structure, reads in ((-3.0, 1), (0.5, 2)):
+    firsts = {"structure -3": dict(confidence=0.0, structure=-3.0),
+              "few cells explained": dict(code=UNKNOWN, back=None, confidence=0.0, structure=0.0, quality=0.0),
+              "structure 0.5": dict(confidence=0.0, structure=0.5)}
+    for name, reads in (("structure -3", 1), ("few cells explained", 1), ("structure 0.5", 2)):
         calls = []
 
-        def match(*args, structure=structure, calls=calls, **kw):
+        def match(*args, first=firsts[name], calls=calls, **kw):
             calls.append(1)
             m = real(*args, **kw)
-            return replace(m, confidence=0.0, structure=structure) if len(calls) == 1 else m
+            return replace(m, **first) if len(calls) == 1 else m
 
         monkeypatch.setattr(ident, "_match", match)
         d = identify_region(image, q + 3.0, deck)
-        assert len(calls) == reads, structure
+        assert len(calls) == reads, name
         assert (d.code == UNKNOWN) == (reads == 1)
 
 

@@ -710,12 +710,19 @@ SAME_OUTLINE_PX = 1.5  # a sharpened outline this near the one given reads the s
 NO_CARD_STRUCTURE = -1.0  # the best template leaves more variation than the picture has: no card
 
 
+def _no_card(m: _Match) -> bool:
+    """Does a read find no card at all? Its best template leaves more variation than the picture
+    has (NO_CARD_STRUCTURE), or explains too few of the cells to read anything (_decide's UNKNOWN)."""
+    return m.confidence == 0.0 and (m.structure < NO_CARD_STRUCTURE
+                                    or (m.code == UNKNOWN and m.back is None and m.quality == 0.0))
+
+
 def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
                search: bool = True, strict: bool = False, align: bool = True) -> tuple[np.ndarray, _Match]:
     """Read the quad as given and as sharpened on the image's edges (a tracker's or a blob's quad
     is a few pixels off); when neither is sure, also the quad grown by the white margin (on a pale
     cloth the outline found may be the colour field's). Where the sharpened quad's read finds no
-    card at all (NO_CARD_STRUCTURE: a tracker's outline on an arm or a moving shadow), that read
+    card at all (_no_card: a tracker's outline on an arm or a moving shadow), that read
     is the answer: the other quads lie on the same nothing, and cost 10-20 ms a quad.
 
     Reads that name different cards are settled by _either."""
@@ -728,7 +735,7 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
             float(np.abs(reads[0][0] - q).max()) <= SAME_OUTLINE_PX
             or _quick_best(rectify(image, q), t) == (reads[0][1].code, reads[0][1].back)):
         return reads[0]
-    if reads and reads[0][1].confidence == 0.0 and reads[0][1].structure < NO_CARD_STRUCTURE:
+    if reads and _no_card(reads[0][1]):
         return reads[0]  # no card there (a hand, a shadow): the other outlines would not find one
     aq, pic, fitted = _aligned(image, q, t, align)
     best = (aq, _match(pic, t, strict, fitted))
