@@ -475,6 +475,15 @@ def test_a_card_in_strong_perspective_is_read_on_its_own_outline_not_a_rectangle
         assert bool(fitted) == (sheared == 0.0)
 
 
+def _one_card(deck_name: str, code: str):
+    """(deck, quad, image): one card of the deck, turned 20 degrees, on a green cloth."""
+    deck = get_deck(deck_name)
+    comp = Composer(300, 300, cloth=(60, 120, 40))
+    q = card_quad(150, 150, 20, L)
+    comp.add_card(deck, code, q)
+    return deck, q, comp.finish(blur=0.8, noise=2.0).image
+
+
 def test_a_quad_on_no_card_is_given_up_after_its_first_read(monkeypatch) -> None:
     """Where the first read finds no card at all (its best template leaves more variation than
     the picture has, or explains too few of the cells to read anything: a tracker's outline on
@@ -485,11 +494,7 @@ def test_a_quad_on_no_card_is_given_up_after_its_first_read(monkeypatch) -> None
 
     import vision.identify as ident
 
-    deck = get_deck("wackee-six")
-    comp = Composer(300, 300, cloth=(60, 120, 40))
-    q = card_quad(150, 150, 20, L)
-    comp.add_card(deck, "G7", q)
-    image = comp.finish(blur=0.8, noise=2.0).image
+    deck, q, image = _one_card("wackee-six", "G7")
     real = ident._match
     firsts = {"structure -3": dict(confidence=0.0, structure=-3.0),
               "few cells explained": dict(code=UNKNOWN, back=None, confidence=0.0, structure=0.0, quality=0.0),
@@ -515,11 +520,7 @@ def test_a_card_whose_index_reads_it_fully_surely_needs_no_pair_read(monkeypatch
     import vision.decks.index_reader as index_reader
     import vision.identify as ident
 
-    deck = get_deck("standard")
-    comp = Composer(300, 300, cloth=(60, 120, 40))
-    q = card_quad(150, 150, 20, L)
-    comp.add_card(deck, "7S", q)
-    image = comp.finish(blur=0.8, noise=2.0).image
+    deck, q, image = _one_card("standard", "7S")
     real_pair = ident._pair_settled
     for index_read, paired in ((("7S", 1.0), False), (("7S", 0.97), True), (("7C", 1.0), True)):
         calls = []

@@ -252,6 +252,11 @@ def test_one_card_per_place_keeps_the_surest_read():
     assert [d.code for d in kept] == ["G10"]
 
 
+def _card_at(x, y):
+    """A card-sized outline (image px) with its top-left corner at x, y."""
+    return np.array([[x, y], [x + 63, y], [x + 63, y + 88], [x, y + 88]], np.float64)
+
+
 def test_outlines_on_a_card_read_fully_surely_are_not_read_again():
     """A changed region's outline hypotheses of one card are read until one reads fully surely:
     another hypothesis lying on that read would not stand (one card per place, the surest), so
@@ -262,10 +267,7 @@ def test_outlines_on_a_card_read_fully_surely_are_not_read_again():
 
     tracker, _ = _bare_tracker()
 
-    def quad(x, y):
-        return np.array([[x, y], [x + 63, y], [x + 63, y + 88], [x, y + 88]], np.float64)
-
-    outlines = [quad(100, 100), quad(102, 101), quad(300, 100), quad(302, 101)]
+    outlines = [_card_at(100, 100), _card_at(102, 101), _card_at(300, 100), _card_at(302, 101)]
     tracker._card_quads = lambda frame, reg, st: [q for o in outlines for q in (o, o, o)]
     read = []
 
@@ -290,11 +292,8 @@ def test_a_still_patch_beside_arms_that_reads_as_nothing_is_not_read_on_its_othe
 
     tracker, _ = _bare_tracker()
 
-    def quad(x, y):
-        return np.array([[x, y], [x + 63, y], [x + 63, y + 88], [x, y + 88]], np.float64)
-
     for first, reads in ((0.0, 1), (0.3, 3)):
-        tracker._card_quads = lambda frame, reg, st: [quad(100, 100), quad(101, 100), quad(102, 100)]
+        tracker._card_quads = lambda frame, reg, st: [_card_at(100, 100), _card_at(101, 100), _card_at(102, 100)]
         read = []
 
         def reader(img, q, deck, first=first, read=read):
