@@ -89,6 +89,7 @@ class Tally:
 def run_deck(name: str, scenes: int, seed: int, fail_dir: Path | None, scale: float = 1.0) -> dict:
     deck = get_deck(name)
     rng = np.random.default_rng(seed)
+    jitter = np.random.default_rng([seed, 1])  # its own: the scenes depend on the seed alone
     full, clear, covered, region, region_clear = Tally(), Tally(), Tally(), Tally(), Tally()
     t_full: list[float] = []
     t_region: list[float] = []
@@ -135,7 +136,7 @@ def run_deck(name: str, scenes: int, seed: int, fail_dir: Path | None, scale: fl
                 gap = min((corner_gap(q, c) for c in cand_quads), default=np.inf)
                 causes["quad_near_not_read" if gap <= NEAR_QUAD * short else "no_quad_near"] += 1
             (clear if card.visible >= 0.95 else covered).add(v, hi)
-            jq = np.roll(q + rng.normal(0, 1.5, q.shape).astype(np.float32), int(rng.integers(4)), axis=0)
+            jq = np.roll(q + jitter.normal(0, 1.5, q.shape).astype(np.float32), int(jitter.integers(4)), axis=0)
             t0 = time.perf_counter()
             rd = identify_region(img, jq, deck)
             t_region.append(time.perf_counter() - t0)
