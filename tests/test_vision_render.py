@@ -39,6 +39,27 @@ def test_hand_and_overlap_reduce_visibility_and_top():
     assert res2.cards[1].visible < res.cards[1].visible
 
 
+def test_a_cards_visible_share_is_the_share_of_its_outline_left_uncovered():
+    """The truth's visible share is what the benchmarks count a card by (at least half showing):
+    it must be the share of the card's own outline that nothing covers, measured here on the
+    full-resolution outlines of a card and the one lying over it."""
+    import cv2
+
+    deck = StandInDeck()
+    r = Renderer(CameraSpec(width=1280, height=720), Look.clean(), 1100, 900, np.random.default_rng(0))
+    for shift, turn in ((20, 0), (35, 10), (45, -20)):
+        under = CardPose(deck, "2S", 550, 450, 0, z=0)
+        over = CardPose(deck, "3S", 550 + shift, 450 + shift / 2, turn, z=1)
+        res = r.render([under, over], [], np.random.default_rng(0))
+        masks = []
+        for card in res.cards:
+            m = np.zeros((720, 1280), np.uint8)
+            cv2.fillConvexPoly(m, np.round(np.array(card.corners_px) * 16).astype(np.int32), 1, cv2.LINE_AA, 4)
+            masks.append(m)
+        uncovered = float((masks[0] & (1 - masks[1])).sum()) / float(masks[0].sum())
+        assert abs(res.cards[0].visible - uncovered) < 0.03, (shift, res.cards[0].visible, uncovered)
+
+
 def test_layout_zones_and_seats():
     lay = make_layout(4)
     assert lay.zone_at(*lay.centre) == "centre"
