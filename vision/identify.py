@@ -931,6 +931,8 @@ def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 WHOLE_MOVE = 0.12  # share of its short side a rectangle fitted whole may be searched away
+# (unless it reads surely there with its outline showing on every side: then the search found the
+# card it was fitted around, not part of one)
 
 
 OUTLINE_SHOWS = 0.25  # share of its weakest side along which a hypothesis's outline must show
@@ -1026,7 +1028,8 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
             continue
         if det.confidence < 0.9 and _promising(m):
             det, m = _read_region(image, corners, deck, refine=False, search=True, strict=True)
-            if whole and corner_gap(np.array(det.corners, np.float32), corners) > WHOLE_MOVE * _card_like(corners)[1]:
+            if (whole and corner_gap(np.array(det.corners, np.float32), corners) > WHOLE_MOVE * _card_like(corners)[1]
+                    and (det.confidence < 0.9 or _rank(image, np.array(det.corners, np.float32), det, m) < BEST_RANK)):
                 continue  # a rectangle fitted whole, searched far off: onto part of a card
         if det.code == UNKNOWN and det.back is None:
             continue
