@@ -12,10 +12,11 @@ and glare vary across a card). The marks are a few pixels across, so the moves a
 quarter pixels: at half pixels a spade's pips were often fitted about as well by a club's.
 
 The camera's blur is found first, on a coarse grid of moves; it is shared by both faces (a face
-must not fit better only by being blurred more than the camera blurs), and so is the card's
-turn: where a small spade and club are hard to tell apart, so is an upright pip from one upside
-down, so the quad is also tried turned half round, and the turn in which the better face
-explains its marks best stands.
+must not fit better only by being blurred more than the camera blurs). Where a small spade and
+club are hard to tell apart, so is an upright pip from one upside down, so the quad is also tried
+turned half round, and each face is judged at the turn in which it explains the marks best: an
+ace of spades fitted as itself upright about as well as an ace of clubs upside down is not told
+apart (choosing the turn first, by a hair, read it as the club at full margin).
 """
 
 from __future__ import annotations
@@ -76,12 +77,15 @@ class _Marks:
         self.used = sum(int(w[4].sum()) for w in self.windows)
         self.spread = sum(w[6] for w in self.windows)
 
-    def errors(self, moves: tuple[float, ...], blurs: tuple[float, ...]) -> np.ndarray:
+    def errors(self, moves: tuple[float, ...], blurs: tuple[float, ...], faces: tuple[int, ...] = (0, 1)
+               ) -> np.ndarray:
         """(2, len(blurs)): each face's residual summed over the windows, each window at its
-        best move (a whole-face move, then the window's own step)."""
+        best move (a whole-face move, then the window's own step); inf for a face not asked."""
         shifts = [np.array((sx, sy), np.float32) for sy in moves for sx in moves]
-        total = np.zeros((2, len(blurs)))
-        for k, face in enumerate(self.soft):
+        total = np.full((2, len(blurs)), np.inf)
+        for k in faces:
+            face = self.soft[k]
+            total[k] = 0.0
             warps = [_warped(face, self.q + s, self.crop.shape) for s in shifts]
             for b, sigma in enumerate(blurs):
                 blurred = np.stack([cv2.GaussianBlur(w, (0, 0), sigma) for w in warps])
@@ -120,19 +124,25 @@ def pair_margin(image: np.ndarray, corners: np.ndarray, faces: tuple[np.ndarray,
     short = float(min(np.linalg.norm(q[0] - q[1]), np.linalg.norm(q[1] - q[2])))
     shrink = FACE_PX_PER_MM * CARD_W_MM / max(short, 1.0)  # face px per image px
     soft = [cv2.GaussianBlur(_grey(f), (0, 0), 0.4 * shrink) for f in faces]  # no aliasing in the warp
-    best: tuple[float, _Marks, int] | None = None  # (explained, marks, blur)
+    turns = []  # (marks, each face's share of their variation left at each blur)
     for turn in (0, 2):
         marks = _Marks(crop, np.roll(q, -turn, axis=0), soft)
         if marks.used == 0 or marks.spread <= NOISE * marks.used:  # no marks, or too faint to tell
             continue
-        coarse = marks.errors(COARSE_MOVES, BLURS)
-        b = int(np.argmin(coarse.min(axis=0)))  # the camera's blur, as the better face sees it
-        explained = 1.0 - float(coarse[:, b].min()) / marks.spread
-        if best is None or explained > best[0]:
-            best = (explained, marks, b)
-    if best is None:
+        turns.append((marks, marks.errors(COARSE_MOVES, BLURS) / marks.spread))
+    if not turns:
         return 0.0, 0.0
-    _, marks, b = best
-    e0, e1 = marks.errors(FINE_MOVES, (BLURS[b],))[:, 0]
-    explained = 1.0 - min(e0, e1) / marks.spread
-    return float((e1 - e0) / (e0 + e1 + NOISE * marks.used)), float(explained)
+    # the turn and the camera's blur at which the better face explains the marks best
+    t, b = min(((t, int(np.argmin(c.min(axis=0)))) for t, (_, c) in enumerate(turns)),
+               key=lambda tb: float(turns[tb[0]][1][:, tb[1]].min()))
+    marks, coarse = turns[t]
+    unexplained = marks.errors(FINE_MOVES, (BLURS[b],))[:, 0] / marks.spread  # each face's share left
+    noise = NOISE * marks.used / marks.spread
+    worse = int(np.argmax(unexplained))
+    for other, c in turns[:t] + turns[t + 1:]:
+        if c[worse, b] < coarse[worse, b]:  # the worse face fits better turned: judged there
+            e = other.errors(FINE_MOVES, (BLURS[b],), (worse,))[worse, 0] / other.spread
+            unexplained[worse] = min(unexplained[worse], e)
+            noise = max(noise, NOISE * other.used / other.spread)
+    u0, u1 = (float(u) for u in unexplained)
+    return (u1 - u0) / (u0 + u1 + noise), 1.0 - min(u0, u1)
