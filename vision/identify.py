@@ -83,6 +83,7 @@ COVERED_INDEX = 0.4  # ... and see it over more than this share of the quad (not
 STRUCTURE_BLOB = 0.4  # a blob hypothesis read by templates explaining less of its picture ...
 BLOB_UNSURE = 0.85  # ... is at most this sure (unless a standard card's corner index confirms it)
 COVER_TAU = 0.05  # mean squared residual (0..1 scale) above which a cell counts as covered
+RIVAL_EXPLAINS = 0.0125  # ... and below which a rival explains a cell well (see _decide's margins)
 GAIN_SPREAD = (0.85, 1.18)  # allowed white-balance error per channel, relative to the mean gain
 ROBUST_ROUNDS = 2  # fits on the cells the previous fit explained
 MAX_COVERED = 0.65  # a card this much covered is not read at all (from 30 % less, less sure)
@@ -491,19 +492,23 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
     if explained.sum() < 5:
         return _Match(UNKNOWN, None, 0, 0.0, covered, s1, 0.0, 0.0)
     # margin against the best template of every other card, on the pixels where the two differ
-    valid = np.repeat(explained, 3 * ppc)
-    usable = kept.reshape(-1)[valid] > 0
     soft = cv2.GaussianBlur(pic, (0, 0), MARGIN_BLUR, borderType=cv2.BORDER_REPLICATE).reshape(-1)[perm]
-    xb = soft[valid][usable]
     per = 2 * len(BLURS)  # rows per card: blurs x rotations
 
     def soft_row(j: int) -> int:  # the same card and turn, at the softest template blur
         return (j // per) * per + (len(BLURS) - 1) * 2 + (j % 2)
 
     inv = np.argsort(perm)
-    at = perm[np.flatnonzero(valid)[usable]]  # the compared pixel channels in the picture
-    # the same in a picture padded by a pixel, flattened; and the offsets of one-pixel moves
-    at_pad = ((at // (CW * 3) + 1) * (CW + 2) + (at // 3) % CW + 1) * 3 + at % 3
+
+    def compared(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The soft picture's pixel channels in these cells (left out: the occluder's), and
+        where they lie in a picture padded by a pixel, flattened."""
+        valid = np.repeat(cells, 3 * ppc)
+        usable = kept.reshape(-1)[valid] > 0
+        at = perm[np.flatnonzero(valid)[usable]]
+        return soft[valid][usable], ((at // (CW * 3) + 1) * (CW + 2) + (at // 3) % CW + 1) * 3 + at % 3
+
+    xb, at_pad = compared(explained)
     moves = [(dy * (CW + 2) + dx) * 3 for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
     padded: dict[tuple[int, float], np.ndarray] = {}
 
@@ -519,14 +524,13 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
             padded[(j, sigma)] = img
         return img
 
-    def model(j: int, sigma: float) -> np.ndarray:
+    def model(j: int, sigma: float, at_pad: np.ndarray = at_pad) -> np.ndarray:
         return image(j, sigma)[at_pad]
 
-    def best_shift_error(j: int, sigma: float, sel: np.ndarray, xd: np.ndarray) -> float:
-        """Error on the selected pixels of template j moved by up to a pixel each way (an
-        outline a pixel off must not make a rival look worse than it is)."""
+    def best_shift_error(j: int, sigma: float, idx: np.ndarray, xd: np.ndarray) -> float:
+        """Error on the pixels idx (padded picture) of template j moved by up to a pixel each
+        way (an outline a pixel off must not make a rival look worse than it is)."""
         img = image(j, sigma)
-        idx = at_pad[sel]
         return min(float(((xd - img[idx + d]) ** 2).sum()) for d in moves)
 
     # a picture blurrier than the soft templates washes out what tells two cards apart: the
@@ -545,14 +549,20 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
         if float(score[j]) > 4.0 * s1 + 0.015:
             break  # far worse overall: no real competitor
         jj = soft_row(j)
-        diff = np.abs(mb - model(jj, sigma)) > 0.12
+        # cells the rival explains well that the best card leaves unexplained (taken for
+        # covered) are compared too: they are the rival's evidence (a character's black hair
+        # missing under glare where the card read has none)
+        extra = (res[:, j] < RIVAL_EXPLAINS) & ~explained & (share > 0.15)
+        xj, at_j = compared(explained | extra) if extra.any() else (xb, at_pad)
+        mj = model(sb, sigma, at_j) if extra.any() else mb
+        diff = np.abs(mj - model(jj, sigma, at_j)) > 0.12
         k = int(diff.sum())
         if k < 6:
             margins.append((0.0, j))  # the two cards differ only under the cover: undecidable
             break
-        xd = xb[diff]
-        ea = best_shift_error(sb, sigma, diff, xd)
-        ej = best_shift_error(jj, sigma, diff, xd)
+        xd = xj[diff]
+        ea = best_shift_error(sb, sigma, at_j[diff], xd)
+        ej = best_shift_error(jj, sigma, at_j[diff], xd)
         margins.append((float(min(1.0, max(0.0, (ej - ea) / (ea + ej + 0.002 * k)) / 0.6)), j))
         if len(seen) >= 5:
             break
