@@ -713,7 +713,7 @@ def _raster_area(q: np.ndarray) -> int:
 
     The visible share is counted in these, not in the quad's area: the pixels on a card's
     outline are a good share of its count (at quarter resolution a sixth), and an area below the
-    count made a card 40 % under an arm look 16 % under it."""
+    count made a card a quarter under an arm count as 84 % visible."""
     ql = np.round(q * 16).astype(np.int32)
     x0, y0 = (ql.min(axis=0) >> 4) - 1
     x1, y1 = (ql.max(axis=0) >> 4) + 2
