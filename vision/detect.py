@@ -724,11 +724,18 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
                 scales = (1.0, 0.88, 0.77)
             area = cv2.contourArea(cnt)
             x, y, bw, bh = cv2.boundingRect(cnt)
-            if area > 40 * l_ * l_ * ASPECT or l_ < 8:
-                continue  # not a group of cards (a table edge)
-            for sc in scales:
-                for quad, whole in _blob_cards(image, cnt, sc * l_ / f, f):
-                    out.append(Candidate(quad, False, k, whole))
+            if l_ < 8:
+                continue
+            parts = [cnt]
+            if area > 40 * l_ * l_ * ASPECT:  # not a group of cards: an arm and a lamp's glare
+                # joining a third of the table, or a table edge; what differs from the cloth
+                # twice as much inside it may be cards apart
+                parts = [p for p in _firmer_parts(small, cloth, cnt) if cv2.contourArea(p) >= min_area
+                         and cv2.contourArea(p) <= 40 * l_ * l_ * ASPECT]
+            for part in parts:
+                for sc in scales:
+                    for quad, whole in _blob_cards(image, part, sc * l_ / f, f):
+                        out.append(Candidate(quad, False, k, whole))
             if k in clean:  # the blob's own outline may be one card seen under strong perspective
                 # (last: a card-sized hypothesis that reads surely inside it goes first)
                 # (only when the camera shows perspective, as the single cards tell, and the quad
@@ -746,6 +753,23 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
                     if float(share.min()) >= 0.8:
                         out.append(Candidate(order_clockwise(sq), False, k))
     return out
+
+
+FIRMER = 2.0  # a blob too large to be cards is cut again at this many times the cloth's threshold
+
+
+def _firmer_parts(small: np.ndarray, cloth: Cloth, cnt: np.ndarray) -> list[np.ndarray]:
+    """The outer contours (working pixels) of what, inside the blob, differs from the cloth
+    FIRMER times as much as its threshold: a glare's halo and a shadow fall out, cards stay."""
+    x, y, bw, bh = cv2.boundingRect(cnt)
+    inside = np.zeros((bh, bw), np.uint8)
+    cv2.drawContours(inside, [cnt - np.array([x, y])], -1, 255, -1)
+    box = cv2.blur(small, (3, 3))[y:y + bh, x:x + bw]
+    d = _distance(box, cloth.local[y:y + bh, x:x + bw])
+    firm = ((d > FIRMER * cloth.threshold[y:y + bh, x:x + bw]) * 255).astype(np.uint8) & inside
+    firm = cv2.morphologyEx(firm, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    parts, _ = cv2.findContours(firm, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return [p + np.array([x, y]) for p in parts]
 
 
 def _local_long(lens: np.ndarray, centres: np.ndarray, at: np.ndarray) -> float:
