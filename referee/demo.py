@@ -466,6 +466,7 @@ class Demo:
                        rng=np.random.default_rng(self.seed), tower=tower)
         loop = VisionLoop(self.table, self.game, self.seats, deck, layout, hfov_deg=DEMO_HFOV_DEG,
                           first_dealer=plan.deal.dealer or 1)  # a new camera view each round
+        loop.prepare()  # (built once: later rounds find it built)
         pending = list(direct)
         frames = iter(sim)
         while True:

@@ -42,6 +42,16 @@ class VisionLoop:
         self.calibration_error: str | None = None
         self.timings: list[tuple[float, float]] = []  # (frame capture t, done on table clock)
 
+    def prepare(self) -> None:
+        """Build the card reader's models for this deck now, before the first card is played
+        (vision.identify.prepare: seconds on a Pi, which would otherwise hold up that card)."""
+        from vision.sim_standin import StandInDeck
+
+        if not isinstance(self.deck, StandInDeck):  # (the stand-in deck's reader builds nothing)
+            from vision.identify import prepare
+
+            prepare(self.deck)
+
     def _calibrate(self, image: Any) -> bool:
         from vision.calibrate import CalibrationError, calibrate
         from vision.track import Tracker
@@ -93,7 +103,9 @@ class VisionLoop:
 
 
 def run_camera(loop: VisionLoop, source: Any, stop: Any) -> None:
-    """Read frames until stopped; tell the table (and the log) when calibration fails."""
+    """Read frames until stopped; tell the table (and the log) when calibration fails. The
+    card reader is built first, while nobody plays yet."""
+    loop.prepare()
     last_warning = 0.0
     for frame in source:
         if stop.is_set():

@@ -71,3 +71,22 @@ def test_the_demo_players_answer_for_the_wig_out_hands_the_camera_cannot_count()
         for ev in uncounted:
             unanswered.apply(ev)
         assert len(unanswered.game.round_scores) < len(direct.game.round_scores), seed
+
+
+def test_the_camera_thread_builds_the_card_reader_before_the_first_frame() -> None:
+    from referee.vision_loop import run_camera
+
+    calls: list[str] = []
+
+    class Loop:
+        calibration_error = None
+
+        def prepare(self) -> None:
+            calls.append("prepare")
+
+        def process(self, frame) -> int:
+            calls.append(f"frame {frame}")
+            return 0
+
+    run_camera(Loop(), iter([1, 2]), threading.Event())
+    assert calls == ["prepare", "frame 1", "frame 2"]

@@ -67,8 +67,8 @@ from vision.detect import (
 from vision.pair_read import FACE_PX_PER_MM, pair_margin
 from vision.types import UNKNOWN, Detection
 
-__all__ = ["identify", "identify_region", "settle", "find_cards", "read_image", "UnreadableImageError",
-           "rectify", "CW", "CH"]
+__all__ = ["identify", "identify_region", "prepare", "settle", "find_cards", "read_image",
+           "UnreadableImageError", "rectify", "CW", "CH"]
 
 RW, RH = 44, 60  # the whole card is rectified at this size (about 1.45 mm a pixel)
 INSET = 2  # px of the white margin dropped before the comparison (jitter of the outline)
@@ -914,6 +914,20 @@ def identify_region(image: np.ndarray, corners, deck: Deck, strict: bool = False
     det, _ = _read_region(image, np.asarray(corners, dtype=np.float32).reshape(4, 2), deck,
                           search=not quick, strict=strict)
     return det
+
+
+def prepare(deck: Deck) -> None:
+    """Build what the first read of a deck builds, before any card is played: its templates and,
+    for a standard deck, the corner index's glyphs and suit-shape model take about 2.5 s here,
+    four times that on a Pi 4, and would hold up the first card of a game. One read of one of its
+    cards, drawn small and large (large pips are read by their shape), goes through all of it."""
+    from vision.decks.compose import Composer, card_quad
+
+    for long_px in (90, 220):
+        comp = Composer(300, 300, rng=np.random.default_rng(0))
+        comp.add_card(deck, deck.codes[0], card_quad(150, 150, 15.0, long_px))
+        scene = comp.finish(blur=0.8)
+        identify_region(scene.image, scene.cards[0].corners, deck)
 
 
 def _inside(pt: tuple[float, float], quad: np.ndarray) -> bool:
