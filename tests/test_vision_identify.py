@@ -600,6 +600,7 @@ def test_prepare_builds_what_the_first_read_of_a_deck_would() -> None:
     from vision.decks import index_reader, suit_shapes
 
     deck = get_deck("standard")
+    ident._prepared.discard((id(deck), deck.name))
     ident._template_cache.pop((id(deck), deck.name), None)
     suit_shapes.model.cache_clear()
     index_reader.rank_bank.cache_clear()

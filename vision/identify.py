@@ -553,8 +553,11 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
         # covered) are compared too: they are the rival's evidence (a character's black hair
         # missing under glare where the card read has none)
         extra = (res[:, j] < RIVAL_EXPLAINS) & ~explained & (share > 0.15)
-        xj, at_j = compared(explained | extra) if extra.any() else (xb, at_pad)
-        mj = model(sb, sigma, at_j) if extra.any() else mb
+        if extra.any():
+            xj, at_j = compared(explained | extra)
+            mj = model(sb, sigma, at_j)
+        else:
+            xj, at_j, mj = xb, at_pad, mb
         diff = np.abs(mj - model(jj, sigma, at_j)) > 0.12
         k = int(diff.sum())
         if k < 6:
@@ -916,13 +919,21 @@ def identify_region(image: np.ndarray, corners, deck: Deck, strict: bool = False
     return det
 
 
+_prepared: set[tuple[int, str]] = set()
+
+
 def prepare(deck: Deck) -> None:
     """Build what the first read of a deck builds, before any card is played: its templates and,
     for a standard deck, the corner index's glyphs and suit-shape model take about 2.5 s here,
     four times that on a Pi 4, and would hold up the first card of a game. One read of one of its
-    cards, drawn small and large (large pips are read by their shape), goes through all of it."""
+    cards, drawn small and large (large pips are read by their shape), goes through all of it
+    (once per deck: a demo prepares each round's camera view)."""
     from vision.decks.compose import Composer, card_quad
 
+    key = (id(deck), deck.name)
+    if key in _prepared:
+        return
+    _prepared.add(key)
     for long_px in (90, 220):
         comp = Composer(300, 300, rng=np.random.default_rng(0))
         comp.add_card(deck, deck.codes[0], card_quad(150, 150, 15.0, long_px))

@@ -777,7 +777,7 @@ class Tracker:
         for i in arm_ids:
             ids = np.unique(weak[labels == i])
             ids = ids[ids > 0]
-            pieces = [j for j in range(1, n) if piece_label[j] in ids]
+            pieces = np.flatnonzero(np.isin(piece_label[1:], ids)) + 1
             es = []
             for j in pieces:
                 if st[j, cv2.CC_STAT_AREA] < 4 and len(pieces) > 1:
