@@ -88,3 +88,22 @@ def test_the_stand_in_reader_reads_white_cards_left_grey_by_a_dim_exposure():
         assert identify_region(img, quad, deck).code == "7D"
     off = quad + np.float32([w / 2, 0])
     assert identify_region((table * 0.55).astype(np.uint8), off, deck).code == "?"
+
+
+def test_a_lamps_glare_fades_out_with_no_edge():
+    """A lamp's glare is a soft spot: where it ends, it has faded to nothing. (It was drawn in
+    a box its radius wide, which cut it off at a step of up to ten grey levels, a straight
+    edge that no lamp makes.)"""
+    from dataclasses import replace
+
+    cam = CameraSpec(width=1280, height=720)
+    looks = [replace(Look.clean(), cloth_bgr=(90, 90, 90), glare=g) for g in (0.0, 0.8)]
+    bare, lit = (Renderer(cam, look, 1100, 900, np.random.default_rng(3)).render(
+        [], [], np.random.default_rng(4)).image.astype(int) for look in looks)
+    glare = (lit - bare)[..., 1]
+    assert glare.max() > 100  # there is a glare
+    ys, xs = np.nonzero(glare)
+    h, w = glare.shape
+    sides = [glare[y, :] for y in (ys.min(), ys.max()) if 0 < y < h - 1]  # (not the frame's edge)
+    sides += [glare[:, x] for x in (xs.min(), xs.max()) if 0 < x < w - 1]
+    assert sides and max(int(side.max()) for side in sides) <= 1

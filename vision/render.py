@@ -425,12 +425,16 @@ class Renderer:
             return None
         W, H = self.size
         rad = int(rng.uniform(0.06, 0.16) * W)
-        g = np.zeros((2 * rad, 2 * rad), np.float32)
-        cv2.circle(g, (rad, rad), int(rad * 0.45), 1.0, -1)
+        # drawn in a box twice the glare's radius from its middle, where it has faded out: a
+        # box of the radius cut it off at a twentieth of its peak, a straight step of up to ten
+        # grey levels that no lamp makes (and that a detector takes for an edge)
+        box = 2 * rad
+        g = np.zeros((2 * box, 2 * box), np.float32)
+        cv2.circle(g, (box, box), int(rad * 0.45), 1.0, -1)
         g = cv2.GaussianBlur(g, (0, 0), rad * 0.3)
-        g = (g / max(g.max(), 1e-6) * 255 * self.look.glare).astype(np.uint8)
-        return cv2.merge([g, g, g]), (int(rng.uniform(0.15, 0.85) * W) - rad,
-                                      int(rng.uniform(0.15, 0.85) * H) - rad)
+        g = np.rint(g / max(g.max(), 1e-6) * 255 * self.look.glare).astype(np.uint8)
+        return cv2.merge([g, g, g]), (int(rng.uniform(0.15, 0.85) * W) - box,
+                                      int(rng.uniform(0.15, 0.85) * H) - box)
 
     # -- card pictures
 
