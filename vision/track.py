@@ -657,7 +657,11 @@ class Tracker:
         on = np.zeros(foot.shape, np.uint8)
         cv2.fillConvexPoly(on, np.round(new * self.f * 2 - [box[1].start, box[0].start])
                            .astype(np.int32), 1)
-        side = foot & ~cv2.dilate(on, self._k3).astype(bool)  # clear of the new card's edge
+        # clear of the new card's edge, and of the old one's (an outline a pixel wide of the
+        # card: a card pushed a centimetre uncovers a sliver that is mostly its old edge, where
+        # cloth showed then and shows now)
+        inner = cv2.erode(foot.astype(np.uint8), self._k3).astype(bool)
+        side = inner & ~cv2.dilate(on, self._k3).astype(bool)
         if np.count_nonzero(side) < 12:
             return None
         then, now = self._ref_mid[box][side], self._mid_now[box][side]
