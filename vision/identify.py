@@ -89,7 +89,10 @@ ROBUST_ROUNDS = 2  # fits on the cells the previous fit explained
 MAX_COVERED = 0.65  # a card this much covered is not read at all (from 30 % less, less sure)
 MAX_GLARE = 0.45  # the largest offset (glare, haze) fitted, as a share of the card's white
 GLARE_RIDGE = 1.0  # holds the fitted offset towards none: glare is the exception
+SLOPE_HOLD = 1.0  # ... and its slope across the card (a share of that hold) once the gains are set
+PLANE_FROM = 0.016  # the best template's score above which the offset is also fitted as a plane
 SECOND_START = 0.2  # share of the best card's cells unexplained above which the fit starts twice
+CLIPPED = 250  # a channel this bright (0..255) may have been brighter still: the sensor clipped it
 
 
 class UnreadableImageError(ValueError):
@@ -241,18 +244,79 @@ class _Match:
     other_margin: float = 1.0  # the least margin against any other card
 
 
-def _fit(sx, sxt, s_t, s_tt, use, den):
-    """Per template: channel gains a (3, m) and an offset b (m,) fitting x ~ a t + b on the cells
-    in use (cells, m); den (cells, 1): the pixel channels summed in each cell.
+def _cell_axes() -> np.ndarray:
+    """(cells, 3): 1 and each cell's middle across and down the card (-1..1): the terms of the
+    glare's offset (a plane over the card)."""
+    gx, gy = GRID
+    u = (np.arange(gx) + 0.5) / gx * 2 - 1
+    v = (np.arange(gy) + 0.5) / gy * 2 - 1
+    vv, uu = np.meshgrid(v, u, indexing="ij")  # cells in reading order, like _perm
+    return np.stack([np.ones(gx * gy), uu.ravel(), vv.ravel()], axis=1).astype(np.float32)
+
+
+_PHI = _cell_axes()
+_PHI_OUTER = (_PHI[:, :, None] * _PHI[:, None, :]).reshape(-1, 9)  # (cells, 9)
+
+
+def _plane(w: np.ndarray, rhs: np.ndarray, sub: np.ndarray, ridge: np.ndarray) -> np.ndarray:
+    """The offset plane's three terms per template, (3, m), from the normal equations: w (cells,
+    m) the pixel channels weighing each cell, rhs (3, m), sub (3, 3, m) taken off the cells'
+    own matrix (the gains' share), ridge (3, m) added to its diagonal."""
+    mat = (_PHI_OUTER.T @ w).reshape(3, 3, -1) - sub  # (3, 3, m)
+    mat[[0, 1, 2], [0, 1, 2]] += ridge
+    # the symmetric 3 x 3 systems solved by their adjugate (np.linalg.solve costs more than the
+    # whole fit on a batch this small)
+    a, b, c, d, e, f = mat[0, 0], mat[0, 1], mat[0, 2], mat[1, 1], mat[1, 2], mat[2, 2]
+    ia, ib, ic = d * f - e * e, c * e - b * f, b * e - c * d
+    id_, ie, if_ = a * f - c * c, b * c - a * e, a * d - b * b
+    det = a * ia + b * ib + c * ic
+    r0, r1, r2 = rhs
+    return np.stack([ia * r0 + ib * r1 + ic * r2, ib * r0 + id_ * r1 + ie * r2,
+                     ic * r0 + ie * r1 + if_ * r2]) / det
+
+
+def _fit(sx, sxt, s_t, s_tt, use, den, plane: bool = False):
+    """Per template: channel gains a (3, m) and an offset b (cells, m) fitting x ~ a t + b on the
+    cells in use (cells, m); den (cells, 1): the pixel channels summed in each cell.
 
     The gains may differ from their mean by GAIN_SPREAD only (white balance error), so that a
     plain colour field cannot be turned into another colour; b (glare, haze) is the same for all
-    channels.
+    channels and held towards none; plane: b may be a plane across the card (a lamp's glare
+    fades across it: a card near its middle is washed out at one end and not the other).
     """
     w = use[:, None]
     sum_x, sum_xt = (sx * w).sum(axis=0), (sxt * w).sum(axis=0)
-    sum_t, sum_tt = (s_t * w).sum(axis=0), np.maximum((s_tt * w).sum(axis=0), 1e-6)
-    npx = np.maximum((den * use).sum(axis=0), 1.0)
+    sum_tt = np.maximum((s_tt * w).sum(axis=0), 1e-6)
+    m = sxt.shape[2]
+    if not plane:
+        return _fit_flat(sum_x, sum_xt, (s_t * w).sum(axis=0), sum_tt, (den * use).sum(axis=0), m)
+    st_phi = (_PHI.T @ (s_t * w).reshape(len(_PHI), -1)).reshape(3, 3, m)  # (3 terms, 3 channels, m)
+    x_phi = _PHI.T @ (sx * w).sum(axis=1)  # (3 terms, m)
+    wc = den * use  # (cells, m)
+    npx = np.maximum(wc.sum(axis=0), 1.0)
+
+    def gains(b):  # b (cells, m)
+        a = (sum_xt - (s_t * w * b[:, None, :]).sum(axis=0)) / sum_tt
+        mean = np.minimum(np.maximum(a.mean(axis=0), 0.35), 2.5)  # (np.clip is slow on small arrays)
+        return np.minimum(np.maximum(a, mean * GAIN_SPREAD[0]), mean * GAIN_SPREAD[1])
+
+    def held(beta):  # the plane, per cell, within the offsets allowed
+        return np.minimum(np.maximum(_PHI @ beta, -0.15), MAX_GLARE)
+
+    # as in _fit_flat, the plane's terms solved jointly with the gains, then again once they are set
+    ridge = np.broadcast_to((GLARE_RIDGE * npx / 3)[None], (3, npx.size))
+    sub = (st_phi[:, None] * (st_phi / sum_tt[None])[None]).sum(axis=2)
+    rhs = x_phi - (st_phi * (sum_xt / sum_tt)[None]).sum(axis=1)
+    a = gains(held(_plane(wc, rhs, sub, ridge)))
+    # the gains may have been held to their bounds: the offset that best goes with them
+    rhs = x_phi - (st_phi * a[None]).sum(axis=1)
+    b = held(_plane(wc, rhs, np.zeros_like(sub), SLOPE_HOLD * ridge * (np.arange(3) > 0)[:, None]))
+    return gains(b), b
+
+
+def _fit_flat(sum_x, sum_xt, sum_t, sum_tt, npx, m):
+    """_fit with one offset over the whole card, from the sums over the cells in use."""
+    npx = np.maximum(npx, 1.0)
 
     def gains(b):
         a = (sum_xt - b * sum_t) / sum_tt
@@ -269,7 +333,7 @@ def _fit(sx, sxt, s_t, s_tt, use, den):
     a = gains(b)
     # the gains may have been held to their bounds: the offset that best goes with them
     b = np.minimum(np.maximum((sum_x - a * sum_t).sum(axis=0) / npx, -0.15), MAX_GLARE)
-    return gains(b), b
+    return gains(b), np.broadcast_to(b[None], (GRID[0] * GRID[1], m))
 
 
 def _likeliest(score: np.ndarray, t: _Templates, n: int) -> list[int]:
@@ -292,15 +356,25 @@ def _subset(t: _Templates, rows: np.ndarray) -> _Templates:
                       t.s_t[:, :, rows], t.s_tt[:, :, rows], t.ident[rows])
 
 
-def _scores(x: np.ndarray, t: _Templates, keep: np.ndarray | None = None
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _scores(x: np.ndarray, t: _Templates, keep: np.ndarray | None = None,
+            clipped: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Robust fit of every template to the cell-grouped picture x: (score, res, a, b).
 
     score (n,): mean over cells of the residual, capped at COVER_TAU per cell (a covered cell
     costs the same for every template); res (cells, n): per-cell residual; a, b: the photometric
-    fit (see _fit). keep (like x, 1 or 0): the pixels to use, where an occluder was found."""
+    fit (see _fit). keep (like x, 1 or 0): the pixels to use, where an occluder was found.
+    clipped (like x, bool): pixel channels the sensor clipped (_clipped): the true value was at
+    least the one seen, so they are left out of the fit and cost a template only where it
+    predicts less (an orange field under glare, its red clipped, must not read as yellow)."""
     ncell = GRID[0] * GRID[1]
     xc = x.reshape(ncell * 3, -1)
+    censored = None
+    if clipped is not None:
+        cc = clipped.reshape(ncell * 3, -1)
+        kc = np.ones_like(xc) if keep is None else keep.reshape(ncell * 3, -1)
+        rows, pix = np.nonzero(cc & (kc > 0))
+        censored = (t.cells[rows, :, pix], rows // 3, rows % 3, xc[rows, pix])
+        keep = (kc * ~cc).reshape(-1)
     counts = None
     if keep is None:
         sxt = np.matmul(t.cells, xc[:, :, None])[:, :, 0].reshape(ncell, 3, -1)  # (cells, 3, n)
@@ -316,7 +390,7 @@ def _scores(x: np.ndarray, t: _Templates, keep: np.ndarray | None = None
         sx = xk.sum(axis=1).reshape(ncell, 3, 1)
         sxx = (xk * xc).sum(axis=1).reshape(ncell, 3, 1)
         counts = kc.sum(axis=1).reshape(ncell, 3, 1)
-    return _robust_fit(sx, sxx, sxt, s_t, s_tt, xc.shape[1], counts)
+    return _robust_fit(sx, sxx, sxt, s_t, s_tt, xc.shape[1], counts, censored)
 
 
 def _scores_many(xs: np.ndarray, t: _Templates) -> np.ndarray:
@@ -330,37 +404,67 @@ def _scores_many(xs: np.ndarray, t: _Templates) -> np.ndarray:
     sx = np.tile(xc.sum(axis=1).reshape(ncell, 3, nb), (1, 1, n))
     sxx = np.tile((xc ** 2).sum(axis=1).reshape(ncell, 3, nb), (1, 1, n))
     s_t, s_tt = np.repeat(t.s_t, nb, axis=2), np.repeat(t.s_tt, nb, axis=2)
-    score = _robust_fit(sx, sxx, sxt, s_t, s_tt, xc.shape[1])[0]
+    score = _robust_fit(sx, sxx, sxt, s_t, s_tt, xc.shape[1], plane=False)[0]
     return score.reshape(n, nb).min(axis=0)
 
 
 def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarray,
-                s_tt: np.ndarray, ppc: int, counts: np.ndarray | None = None
+                s_tt: np.ndarray, ppc: int, counts: np.ndarray | None = None,
+                censored: tuple | None = None, plane: bool = True
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """_scores from per-cell, per-channel sums: of the picture (sx, sxx: (cells, 3, 1 or m)),
     of picture times template (sxt), of the template (s_t, s_tt: (cells, 3, m)); ppc pixels a
-    cell, of which counts (cells, 3, 1) were summed where an occluder was masked out. A cell
-    with hardly a pixel left counts as covered."""
+    cell, of which counts (cells, 3, 1) were summed where an occluder was masked out (or the
+    channel clipped). A cell with hardly a pixel left counts as covered. censored: the clipped
+    pixel channels, left out of the sums: their templates' values (k, m), cells, channels and
+    values seen (k,); each costs a template what it predicts below the value seen. plane: where
+    the best template fits poorly (PLANE_FROM) though little of it is covered, every template is
+    fitted again with the offset a plane across the card (_fit), and the better fit kept."""
     ncell = GRID[0] * GRID[1]
     m = sxt.shape[2]
     cnt = np.full((ncell, 3, 1), float(ppc), np.float32) if counts is None else counts
-    den = np.maximum(cnt.sum(axis=1), 1.0)  # (cells, 1)
+    den_fit = np.maximum(cnt.sum(axis=1), 1.0)  # (cells, 1): the pixel channels fitted
+    den = den_fit
+    clipped = censored is not None and len(censored[3]) > 0
+    if clipped:
+        tc, cell_c, ch_c, xv = censored
+        starts = np.flatnonzero(np.r_[True, cell_c[1:] != cell_c[:-1]])
+        den = den_fit + np.bincount(cell_c, minlength=ncell)[:, None]
+        group = cell_c * 3 + ch_c  # sorted, as the channels were found
+        g_starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+
+        def sums(v: np.ndarray) -> np.ndarray:  # (k, m) -> summed per cell and channel (cells, 3, m)
+            out = np.zeros((ncell * 3, v.shape[1]), np.float32)
+            out[group[g_starts]] = np.add.reduceat(v, g_starts, axis=0)
+            return out.reshape(ncell, 3, -1)
+
+        s_t_all, s_tt_all = s_t + sums(tc), s_tt + sums(tc * tc)
     share = den / (3.0 * ppc)
 
     def cell_res(a, b):  # (cells, m) mean squared residual per pixel and channel
-        a3, b3 = a[None], b[None, None]
-        r = (sxx - 2 * a3 * sxt - 2 * b3 * sx + a3 ** 2 * s_tt + 2 * a3 * b3 * s_t + b3 ** 2 * cnt)
-        return np.where(share > 0.15, r.sum(axis=1) / den, COVER_TAU)
+        a3, b3 = a[None], b[:, None, :]
+        r = (sxx - 2 * a3 * sxt - 2 * b3 * sx + a3 ** 2 * s_tt + 2 * a3 * b3 * s_t + b3 ** 2 * cnt).sum(axis=1)
+        if clipped:
+            short = np.maximum(xv[:, None] - (a[ch_c] * tc + b[cell_c]), 0.0)
+            r[cell_c[starts]] += np.add.reduceat(short * short, starts, axis=0)
+        return np.where(share > 0.15, r / den, COVER_TAU)
 
     def in_use(res):  # the cells a fit explains, and at least the best-fitting third (a fit is always made)
         thr = np.partition(res, ncell // 3, axis=0)[ncell // 3][None]
         return ((res < COVER_TAU) | (res <= thr)).astype(np.float32)
 
-    def rounds(use):
+    def rounds(use, plane=False):
+        seen = xv[:, None] if clipped else None
         for _ in range(ROBUST_ROUNDS):
-            a, b = _fit(sx, sxt, s_t, s_tt, use, den)
+            if clipped:  # the clipped channels fitted at the value seen, or the one the last fit
+                # predicted where that is more (their expected value, as far as the fit knows)
+                a, b = _fit(sx + sums(seen), sxt + sums(seen * tc), s_t_all, s_tt_all, use, den, plane)
+            else:
+                a, b = _fit(sx, sxt, s_t, s_tt, use, den_fit, plane)
             res = cell_res(a, b)
             use = in_use(res)
+            if clipped:
+                seen = np.maximum(xv[:, None], a[ch_c] * tc + b[cell_c])
         robust = np.minimum(res, COVER_TAU)
         score = robust.mean(axis=0) / np.minimum(np.maximum(a.mean(axis=0) ** 2, 0.3), 1.0)  # a dim card's residuals are smaller
         return score, res, a, b
@@ -368,20 +472,37 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
     # start from the picture as normalised (paper white = 1: gain 1, no offset), keep the cells
     # that this explains, fit on those, then again on the cells the fit explains (the rest is
     # covered): a hand over half the card does not drag this start off
-    score, res, a, b = rounds(in_use(cell_res(np.ones((3, m), np.float32), np.zeros(m, np.float32))))
+    score, res, a, b = rounds(in_use(cell_res(np.ones((3, m), np.float32), np.zeros((ncell, m), np.float32))))
     if (res[:, int(np.argmin(score))] >= COVER_TAU).mean() > SECOND_START:
         # much of the best card unexplained: glare may have washed its print out (lower
         # contrast than the card as normalised), so also start from a fit on every cell and keep,
         # per template, the better of the two
-        s2, r2, a2, b2 = rounds(np.ones((ncell, m), np.float32))
-        better = s2 < score
-        score, res = np.where(better, s2, score), np.where(better[None], r2, res)
-        a, b = np.where(better[None], a2, a), np.where(better, b2, b)
+        score, res, a, b = _better((score, res, a, b), rounds(np.ones((ncell, m), np.float32)))
+    best = int(np.argmin(score))
+    if plane and float(score[best]) > PLANE_FROM and (res[:, best] >= COVER_TAU).mean() <= SECOND_START:
+        # the best card fits poorly all over, not where something covers it: glare may fade
+        # across it (a plane lets a quad half on the cloth fit a card whose field is the cloth's
+        # colour, so not there)
+        score, res, a, b = _better((score, res, a, b), rounds(in_use(res), plane=True))
     return score, res, a, b
+
+
+def _better(f1: tuple, f2: tuple) -> tuple:
+    """Of two fits (score, res, a, b) of every template, the better one per template."""
+    better = f2[0] < f1[0]
+    return (np.where(better, f2[0], f1[0]), np.where(better[None], f2[1], f1[1]),
+            np.where(better[None], f2[2], f1[2]), np.where(better[None], f2[3], f1[3]))
 
 
 def _picture(image: np.ndarray, q: np.ndarray) -> np.ndarray:
     return _normalise(rectify(image, q)).reshape(-1)[_perm()]
+
+
+def _clipped(pic: np.ndarray) -> np.ndarray | None:
+    """The pixel channels of a rectified picture (as _normalise crops it) that the sensor may
+    have clipped, or None where there are none."""
+    c = pic[INSET:RH - INSET, INSET:RW - INSET] >= CLIPPED
+    return c if c.any() else None
 
 
 MARGIN_BLUR = 0.9  # extra blur (canonical px) of the picture when two cards are compared
@@ -389,7 +510,7 @@ MARGIN_SIGMAS = (0.0, 0.9, 1.8)  # extra blur of the templates tried, to match t
 
 
 def _match(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple | None = None) -> _Match:
-    return _decide(_normalise(pic), t, strict, fitted)
+    return _decide(_normalise(pic), t, strict, fitted, _clipped(pic))
 
 
 def _read_pic(image: np.ndarray, q: np.ndarray, t: _Templates, strict: bool = False) -> _Match:
@@ -414,18 +535,21 @@ def _pix_perm() -> np.ndarray:
 
 
 def _occluder_keep(x: np.ndarray, t: _Templates, score: np.ndarray, a: np.ndarray,
-                   b: np.ndarray, covered: np.ndarray) -> np.ndarray | None:
+                   b: np.ndarray, covered: np.ndarray, clipped: np.ndarray | None = None) -> np.ndarray | None:
     """Keep-mask (cell-grouped, like x) without the pixels of a hand or card lying over this one:
     blobs, reaching in from the picture's edge, that none of the likeliest cards explains. Only
     the covered cells (covered: (cells,) bool) are masked, so that the cells cut by an
     occluder's edge count with their visible part; the explained cells keep every pixel (a
     card's print that only the right card explains must never be masked away). None when no
-    occluder is found."""
+    occluder is found. clipped: as for _scores."""
     ncell = GRID[0] * GRID[1]
     ppc = x.size // (ncell * 3)
     r = np.asarray(_likeliest(score, t, OCCLUDER_RIVALS))
-    model = t.mat[r].reshape(len(r), ncell, 3, ppc) * a[:, r].T[:, None, :, None] + b[r][:, None, None, None]
-    err = ((x.reshape(1, ncell, 3, ppc) - model) ** 2).sum(axis=2).min(axis=0).reshape(-1)  # (pixels,)
+    model = t.mat[r].reshape(len(r), ncell, 3, ppc) * a[:, r].T[:, None, :, None] + b[:, r].T[:, :, None, None]
+    d = x.reshape(1, ncell, 3, ppc) - model
+    if clipped is not None:
+        d = np.where(clipped.reshape(1, ncell, 3, ppc), np.maximum(d, 0.0), d)
+    err = (d ** 2).sum(axis=2).min(axis=0).reshape(-1)  # (pixels,)
     bad = np.zeros(CH * CW, np.uint8)
     bad[_pix_perm()] = err > OCCLUDER_RES
     bad = bad.reshape(CH, CW)
@@ -445,14 +569,23 @@ def _occluder_keep(x: np.ndarray, t: _Templates, score: np.ndarray, a: np.ndarra
     return np.repeat(keep_pix.reshape(ncell, 1, ppc), 3, axis=1).reshape(-1)
 
 
+def _squared(d: np.ndarray, clipped: np.ndarray) -> float:
+    """Sum of squared residuals (picture less model), where a clipped channel counts only as
+    far as the model lies below it."""
+    return float((np.where(clipped, np.maximum(d, 0.0), d) ** 2).sum())
+
+
 def _quick_best(pic: np.ndarray, t: _Templates) -> tuple[str, str | None]:
     """The likeliest card by the fit alone, without the margins: (code, back)."""
-    score = _scores(_normalise(pic).reshape(-1)[_perm()], t)[0]
+    clipped = _clipped(pic)
+    score = _scores(_normalise(pic).reshape(-1)[_perm()], t,
+                    clipped=None if clipped is None else clipped.reshape(-1)[_perm()])[0]
     code, back, _ = t.keys[int(np.argmin(score))]
     return code, back
 
 
-def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple | None = None) -> _Match:
+def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple | None = None,
+            clipped: np.ndarray | None = None) -> _Match:
     """The best template for the normalised picture and how sure that is (see the module
     docstring). The best card is compared with its rivals on a softer picture and the soft
     templates: a quad a pixel or two off then costs both alike. Where part of the card is
@@ -461,19 +594,21 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
     strict: a hypothesis of where a card may be (from a blob of overlapping cards) rather than
     a card's known outline; its covered cells count against how well it fits, since a quad
     across two cards also leaves part of itself unexplained. fitted: _scores of this picture,
-    where the caller has them already."""
+    where the caller has them already. clipped (like pic, bool): see _clipped; a clipped
+    channel costs a card only what it predicts below the value seen, in the margins too."""
     perm = _perm()
     x = pic.reshape(-1)[perm]
-    score, res, a, b = fitted if fitted is not None else _scores(x, t)
+    xc = None if clipped is None else clipped.reshape(-1)[perm]
+    score, res, a, b = fitted if fitted is not None else _scores(x, t, clipped=xc)
     ncell = GRID[0] * GRID[1]
     ppc = x.size // (ncell * 3)
     keep = None
     first = int(np.argmin(score))
     cov_cells = res[:, first] >= COVER_TAU
     if cov_cells.any():
-        keep = _occluder_keep(x, t, score, a, b, cov_cells)
+        keep = _occluder_keep(x, t, score, a, b, cov_cells, xc)
         if keep is not None:
-            got = _scores(x, t, keep)
+            got = _scores(x, t, keep, xc)
             # the mask may only make the likeliest card surer: where it would change the card,
             # what it hid may have been that card's own print (blurred or washed out), so the
             # read without it stands
@@ -493,6 +628,9 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
         return _Match(UNKNOWN, None, 0, 0.0, covered, s1, 0.0, 0.0)
     # margin against the best template of every other card, on the pixels where the two differ
     soft = cv2.GaussianBlur(pic, (0, 0), MARGIN_BLUR, borderType=cv2.BORDER_REPLICATE).reshape(-1)[perm]
+    # (a softened pixel next to clipped ones was brighter too)
+    soft_clip = np.zeros(soft.shape, bool) if clipped is None else (cv2.GaussianBlur(
+        clipped.astype(np.float32), (0, 0), MARGIN_BLUR, borderType=cv2.BORDER_REPLICATE) > 0.25).reshape(-1)[perm]
     per = 2 * len(BLURS)  # rows per card: blurs x rotations
 
     def soft_row(j: int) -> int:  # the same card and turn, at the softest template blur
@@ -500,15 +638,16 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
 
     inv = np.argsort(perm)
 
-    def compared(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The soft picture's pixel channels in these cells (left out: the occluder's), and
-        where they lie in a picture padded by a pixel, flattened."""
+    def compared(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The soft picture's pixel channels in these cells (left out: the occluder's), where
+        they lie in a picture padded by a pixel, flattened, and which may be clipped."""
         valid = np.repeat(cells, 3 * ppc)
         usable = kept.reshape(-1)[valid] > 0
         at = perm[np.flatnonzero(valid)[usable]]
-        return soft[valid][usable], ((at // (CW * 3) + 1) * (CW + 2) + (at // 3) % CW + 1) * 3 + at % 3
+        return (soft[valid][usable], ((at // (CW * 3) + 1) * (CW + 2) + (at // 3) % CW + 1) * 3 + at % 3,
+                soft_clip[valid][usable])
 
-    xb, at_pad = compared(explained)
+    xb, at_pad, cb = compared(explained)
     moves = [(dy * (CW + 2) + dx) * 3 for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
     padded: dict[tuple[int, float], np.ndarray] = {}
 
@@ -516,7 +655,7 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
         """Template j as fitted, blurred by sigma more, as a picture padded by a pixel (flat)."""
         img = padded.get((j, sigma))
         if img is None:
-            m = (t.mat[j].reshape(ncell, 3, ppc) * a[:, j][None, :, None] + b[j]).reshape(-1)
+            m = (t.mat[j].reshape(ncell, 3, ppc) * a[:, j][None, :, None] + b[:, j][:, None, None]).reshape(-1)
             img = m[inv].reshape(CH, CW, 3)
             if sigma > 0:
                 img = cv2.GaussianBlur(img, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
@@ -527,17 +666,17 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
     def model(j: int, sigma: float, at_pad: np.ndarray = at_pad) -> np.ndarray:
         return image(j, sigma)[at_pad]
 
-    def best_shift_error(j: int, sigma: float, idx: np.ndarray, xd: np.ndarray) -> float:
+    def best_shift_error(j: int, sigma: float, idx: np.ndarray, xd: np.ndarray, cd: np.ndarray) -> float:
         """Error on the pixels idx (padded picture) of template j moved by up to a pixel each
         way (an outline a pixel off must not make a rival look worse than it is)."""
         img = image(j, sigma)
-        return min(float(((xd - img[idx + d]) ** 2).sum()) for d in moves)
+        return min(_squared(xd - img[idx + d], cd) for d in moves)
 
     # a picture blurrier than the soft templates washes out what tells two cards apart: the
     # templates are blurred to match it before they are compared, so that a blurred picture's
     # small differences are not taken for a margin
     sb = soft_row(best)
-    sigma = min(MARGIN_SIGMAS, key=lambda sg: float(((xb - model(sb, sg)) ** 2).sum()))
+    sigma = min(MARGIN_SIGMAS, key=lambda sg: _squared(xb - model(sb, sg), cb))
     mb = model(sb, sigma)
     margins: list[tuple[float, int]] = []  # (margin, row) against each close rival
     seen = {int(t.ident[best])}
@@ -554,18 +693,18 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
         # missing under glare where the card read has none)
         extra = (res[:, j] < RIVAL_EXPLAINS) & ~explained & (share > 0.15)
         if extra.any():
-            xj, at_j = compared(explained | extra)
+            xj, at_j, cj = compared(explained | extra)
             mj = model(sb, sigma, at_j)
         else:
-            xj, at_j, mj = xb, at_pad, mb
+            xj, at_j, cj, mj = xb, at_pad, cb, mb
         diff = np.abs(mj - model(jj, sigma, at_j)) > 0.12
         k = int(diff.sum())
         if k < 6:
             margins.append((0.0, j))  # the two cards differ only under the cover: undecidable
             break
-        xd = xj[diff]
-        ea = best_shift_error(sb, sigma, at_j[diff], xd)
-        ej = best_shift_error(jj, sigma, at_j[diff], xd)
+        xd, cd = xj[diff], cj[diff]
+        ea = best_shift_error(sb, sigma, at_j[diff], xd, cd)
+        ej = best_shift_error(jj, sigma, at_j[diff], xd, cd)
         margins.append((float(min(1.0, max(0.0, (ej - ea) / (ea + ej + 0.002 * k)) / 0.6)), j))
         if len(seen) >= 5:
             break
@@ -677,7 +816,8 @@ def _aligned(image: np.ndarray, q: np.ndarray, t: _Templates, align: bool = True
     f = big.astype(np.float32) / _white_ref(centre.astype(np.float32))  # _normalise, with a border
     np.minimum(f, 2.0, out=f)
     x0 = f[p + INSET:p + RH - INSET, p + INSET:p + RW - INSET]
-    fitted = _scores(x0.reshape(-1)[_perm()], t)
+    clipped = _clipped(centre)
+    fitted = _scores(x0.reshape(-1)[_perm()], t, clipped=None if clipped is None else clipped.reshape(-1)[_perm()])
     if not align:
         return np.asarray(q, np.float32).reshape(4, 2), centre, fitted
     score, res, a, b = fitted
@@ -685,7 +825,8 @@ def _aligned(image: np.ndarray, q: np.ndarray, t: _Templates, align: bool = True
     ncell = GRID[0] * GRID[1]
     ppc = CH * CW // ncell
     inv = np.argsort(_perm())
-    model = (t.mat[j].reshape(ncell, 3, ppc) * a[:, j][None, :, None] + b[j]).reshape(-1)[inv].reshape(CH, CW, 3)
+    model = (t.mat[j].reshape(ncell, 3, ppc) * a[:, j][None, :, None]
+             + b[:, j][:, None, None]).reshape(-1)[inv].reshape(CH, CW, 3)
     use = np.zeros(CH * CW, np.float32)
     use[_pix_perm()] = np.repeat(res[:, j] < COVER_TAU, ppc)
     if use.sum() < 0.3 * use.size:
@@ -695,9 +836,12 @@ def _aligned(image: np.ndarray, q: np.ndarray, t: _Templates, align: bool = True
     if float((((x0 - model) ** 2) * use).sum()) > (1.0 - ALIGN_STRUCTURE) * float((((x0 - mean) ** 2) * use).sum()):
         return np.asarray(q, np.float32).reshape(4, 2), centre, fitted  # another design: no guide
 
+    big_clipped = big >= CLIPPED
+
     def err(dx: int, dy: int) -> float:
-        inner = f[p + dy + INSET:p + dy + RH - INSET, p + dx + INSET:p + dx + RW - INSET]
-        return float((((inner - model) ** 2) * use).sum())
+        at = (slice(p + dy + INSET, p + dy + RH - INSET), slice(p + dx + INSET, p + dx + RW - INSET))
+        d = f[at] - model
+        return float(((np.where(big_clipped[at], np.maximum(d, 0.0), d) ** 2) * use).sum())
 
     base = err(0, 0)
     dx = dy = 0
