@@ -285,11 +285,11 @@ def _fit(sx, sxt, s_t, s_tt, use, den, plane: bool = False):
     fades across it: a card near its middle is washed out at one end and not the other).
     """
     w = use[:, None]
-    sum_x, sum_xt = (sx * w).sum(axis=0), (sxt * w).sum(axis=0)
+    sum_xt = (sxt * w).sum(axis=0)
     sum_tt = np.maximum((s_tt * w).sum(axis=0), 1e-6)
     m = sxt.shape[2]
     if not plane:
-        return _fit_flat(sum_x, sum_xt, (s_t * w).sum(axis=0), sum_tt, (den * use).sum(axis=0), m)
+        return _fit_flat((sx * w).sum(axis=0), sum_xt, (s_t * w).sum(axis=0), sum_tt, (den * use).sum(axis=0), m)
     st_phi = (_PHI.T @ (s_t * w).reshape(len(_PHI), -1)).reshape(3, 3, m)  # (3 terms, 3 channels, m)
     x_phi = _PHI.T @ (sx * w).sum(axis=1)  # (3 terms, m)
     wc = den * use  # (cells, m)
@@ -364,8 +364,9 @@ def _scores(x: np.ndarray, t: _Templates, keep: np.ndarray | None = None,
     costs the same for every template); res (cells, n): per-cell residual; a, b: the photometric
     fit (see _fit). keep (like x, 1 or 0): the pixels to use, where an occluder was found.
     clipped (like x, bool): pixel channels the sensor clipped (_clipped): the true value was at
-    least the one seen, so they are left out of the fit and cost a template only where it
-    predicts less (an orange field under glare, its red clipped, must not read as yellow)."""
+    least the one seen, so they are fitted at the value a template predicts where that is more,
+    and cost a template only where it predicts less (an orange field under glare, its red
+    clipped, must not read as yellow)."""
     ncell = GRID[0] * GRID[1]
     xc = x.reshape(ncell * 3, -1)
     censored = None
@@ -416,7 +417,7 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
     of picture times template (sxt), of the template (s_t, s_tt: (cells, 3, m)); ppc pixels a
     cell, of which counts (cells, 3, 1) were summed where an occluder was masked out (or the
     channel clipped). A cell with hardly a pixel left counts as covered. censored: the clipped
-    pixel channels, left out of the sums: their templates' values (k, m), cells, channels and
+    pixel channels, left out of those sums: their templates' values (k, m), cells, channels and
     values seen (k,); each costs a template what it predicts below the value seen. plane: where
     the best template fits poorly (PLANE_FROM) though little of it is covered, every template is
     fitted again with the offset a plane across the card (_fit), and the better fit kept."""
@@ -428,7 +429,6 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
     clipped = censored is not None and len(censored[3]) > 0
     if clipped:
         tc, cell_c, ch_c, xv = censored
-        starts = np.flatnonzero(np.r_[True, cell_c[1:] != cell_c[:-1]])
         den = den_fit + np.bincount(cell_c, minlength=ncell)[:, None]
         group = cell_c * 3 + ch_c  # sorted, as the channels were found
         g_starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
@@ -446,7 +446,7 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
         r = (sxx - 2 * a3 * sxt - 2 * b3 * sx + a3 ** 2 * s_tt + 2 * a3 * b3 * s_t + b3 ** 2 * cnt).sum(axis=1)
         if clipped:
             short = np.maximum(xv[:, None] - (a[ch_c] * tc + b[cell_c]), 0.0)
-            r[cell_c[starts]] += np.add.reduceat(short * short, starts, axis=0)
+            r += sums(short * short).sum(axis=1)
         return np.where(share > 0.15, r / den, COVER_TAU)
 
     def in_use(res):  # the cells a fit explains, and at least the best-fitting third (a fit is always made)
@@ -503,6 +503,11 @@ def _clipped(pic: np.ndarray) -> np.ndarray | None:
     have clipped, or None where there are none."""
     c = pic[INSET:RH - INSET, INSET:RW - INSET] >= CLIPPED
     return c if c.any() else None
+
+
+def _grouped(clipped: np.ndarray | None) -> np.ndarray | None:
+    """_clipped's mask in _scores' cell-grouped order."""
+    return None if clipped is None else clipped.reshape(-1)[_perm()]
 
 
 MARGIN_BLUR = 0.9  # extra blur (canonical px) of the picture when two cards are compared
@@ -577,9 +582,7 @@ def _squared(d: np.ndarray, clipped: np.ndarray) -> float:
 
 def _quick_best(pic: np.ndarray, t: _Templates) -> tuple[str, str | None]:
     """The likeliest card by the fit alone, without the margins: (code, back)."""
-    clipped = _clipped(pic)
-    score = _scores(_normalise(pic).reshape(-1)[_perm()], t,
-                    clipped=None if clipped is None else clipped.reshape(-1)[_perm()])[0]
+    score = _scores(_normalise(pic).reshape(-1)[_perm()], t, clipped=_grouped(_clipped(pic)))[0]
     code, back, _ = t.keys[int(np.argmin(score))]
     return code, back
 
@@ -598,7 +601,7 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
     channel costs a card only what it predicts below the value seen, in the margins too."""
     perm = _perm()
     x = pic.reshape(-1)[perm]
-    xc = None if clipped is None else clipped.reshape(-1)[perm]
+    xc = _grouped(clipped)
     score, res, a, b = fitted if fitted is not None else _scores(x, t, clipped=xc)
     ncell = GRID[0] * GRID[1]
     ppc = x.size // (ncell * 3)
@@ -816,8 +819,7 @@ def _aligned(image: np.ndarray, q: np.ndarray, t: _Templates, align: bool = True
     f = big.astype(np.float32) / _white_ref(centre.astype(np.float32))  # _normalise, with a border
     np.minimum(f, 2.0, out=f)
     x0 = f[p + INSET:p + RH - INSET, p + INSET:p + RW - INSET]
-    clipped = _clipped(centre)
-    fitted = _scores(x0.reshape(-1)[_perm()], t, clipped=None if clipped is None else clipped.reshape(-1)[_perm()])
+    fitted = _scores(x0.reshape(-1)[_perm()], t, clipped=_grouped(_clipped(centre)))
     if not align:
         return np.asarray(q, np.float32).reshape(4, 2), centre, fitted
     score, res, a, b = fitted
@@ -840,8 +842,7 @@ def _aligned(image: np.ndarray, q: np.ndarray, t: _Templates, align: bool = True
 
     def err(dx: int, dy: int) -> float:
         at = (slice(p + dy + INSET, p + dy + RH - INSET), slice(p + dx + INSET, p + dx + RW - INSET))
-        d = f[at] - model
-        return float(((np.where(big_clipped[at], np.maximum(d, 0.0), d) ** 2) * use).sum())
+        return _squared((f[at] - model) * use, big_clipped[at])  # (use is 0 or 1)
 
     base = err(0, 0)
     dx = dy = 0

@@ -426,7 +426,7 @@ class Renderer:
         W, H = self.size
         rad = int(rng.uniform(0.06, 0.16) * W)
         # drawn in a box twice the glare's radius from its middle, where it has faded out: a
-        # box of the radius cut it off at a twentieth of its peak, a straight step of up to ten
+        # box of the radius cut it off at a twentieth of its peak, a straight step of a dozen
         # grey levels that no lamp makes (and that a detector takes for an edge)
         box = 2 * rad
         g = np.zeros((2 * box, 2 * box), np.float32)
