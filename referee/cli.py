@@ -136,7 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_games)
 
-    s = sub.add_parser("identify", help="recognise the cards in photos")
+    s = sub.add_parser("identify", help="recognise the cards in photos",
+                       description="Recognise the cards in photos. Where the four table markers "
+                       "show, only the cards inside the area they mark are reported.")
     s.add_argument("images", nargs="+")
     s.add_argument("--deck", default="standard")
     s.add_argument("--json", action="store_true")

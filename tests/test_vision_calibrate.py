@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.calibrate import Calibration, CalibrationError, calibrate, detect_markers
+from vision.calibrate import Calibration, CalibrationError, calibrate, detect_markers, play_area
 from vision.markers import write_marker_sheet
 from vision.render import CameraSpec, Look, Renderer
 
@@ -67,3 +67,31 @@ def test_calibration_round_trip_and_marker_sheet(tmp_path):
     png = write_marker_sheet(tmp_path / "markers.png")
     found = detect_markers(cv2.imread(str(png)))
     assert sorted(found) == [0, 1, 2, 3]
+
+
+def test_the_play_area_is_the_markers_outer_corners():
+    r = Renderer(CameraSpec(width=1280, height=720, tilt_deg=20.0, yaw_deg=10.0), Look(glare=0.0),
+                 1100, 900, np.random.default_rng(3))
+    img = r.render([], [], np.random.default_rng(0)).image
+    area, margins = play_area(img)
+    corners = r.project(np.array([[0, 0], [1100, 0], [1100, 900], [0, 900]], float))
+    assert area is not None
+    assert np.max(np.linalg.norm(area - corners, axis=1)) < 2.0
+    # each marker with its white margin around it, on the black square's centre
+    squares = sorted(detect_markers(img).values(), key=lambda q: tuple(q.mean(axis=0)))
+    margins = sorted(margins, key=lambda q: tuple(q.mean(axis=0)))
+    assert len(margins) == 4
+    for m, sq in zip(margins, squares, strict=True):
+        assert np.linalg.norm(m.mean(axis=0) - sq.mean(axis=0)) < 1.0
+        assert np.linalg.norm(m[0] - m[2]) == pytest.approx(1.6 * np.linalg.norm(sq[0] - sq[2]), rel=0.01)
+
+
+def test_a_picture_without_all_four_markers_has_no_play_area():
+    r = Renderer(CameraSpec(width=960, height=540), Look.clean(), 1100, 900,
+                 np.random.default_rng(0))
+    img = r.render([], [], np.random.default_rng(0)).image
+    img[:, img.shape[1] // 2:] = 80  # markers 1 and 2 hidden
+    area, margins = play_area(img)
+    assert area is None and len(margins) == 2
+    bare = np.full((540, 960, 3), 90, np.uint8)  # no marker at all
+    assert play_area(bare) == (None, [])

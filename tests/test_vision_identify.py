@@ -635,3 +635,22 @@ def test_prepare_builds_what_the_first_read_of_a_deck_would() -> None:
     assert (id(deck), deck.name) in ident._template_cache
     assert suit_shapes.model.cache_info().currsize == 1
     assert index_reader.rank_bank.cache_info().currsize == 1
+
+
+def test_only_cards_inside_the_area_the_four_markers_mark_are_reported() -> None:
+    """Where the table's markers show, the play area is theirs: a card on the cloth beyond it is
+    not in play (the tracker leaves it out too), and the markers are not read as cards."""
+    from vision.render import CameraSpec, CardPose, Look, Renderer
+
+    deck = get_deck("wackee-six")
+    r = Renderer(CameraSpec(width=1280, height=720, fill=0.7), Look(glare=0.0), 1100, 900,
+                 np.random.default_rng(3))
+    cards = [CardPose(deck, "R7", 550, 450, 20.0), CardPose(deck, "B3", -80, 450, 80.0),
+             CardPose(deck, "G9", 1180, 300, 10.0)]
+    img = r.render(cards, [], np.random.default_rng(0)).image
+    assert [d.code for d in identify(img, deck)] == ["R7"]
+    assert _codes(identify(img, deck, markers=False)) == ["B3", "G9", "R7"]  # a photo without markers
+    hidden = img.copy()
+    q = np.round(r.project(np.array([[1050, 0], [1100, 0], [1100, 50], [1050, 50]], float))).astype(np.int32)
+    cv2.fillConvexPoly(hidden, cv2.convexHull(q), (40, 110, 40))  # one marker covered: no area known
+    assert _codes(identify(hidden, deck)) == ["B3", "G9", "R7"]

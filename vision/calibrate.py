@@ -52,15 +52,36 @@ def _table_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
     return found
 
 
-def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+def play_area(image: np.ndarray) -> tuple[np.ndarray | None, list[np.ndarray]]:
+    """The play area's outline (image px, clockwise from marker 0's corner) where all four
+    table markers show in the picture, else None; and the outlines of the markers that show,
+    with their white margin (no card lies on them). A picture in which no marker shows at its
+    own size is not searched again scaled up: a photo without markers must not cost that."""
+    found = detect_markers(image, closer_if_none=False)
+    margins = []
+    for c in found.values():
+        mid = c.mean(axis=0)
+        margins.append((mid + MARKER_MARGIN * (c - mid)).astype(np.float32))
+    if len(found) < len(MARKER_IDS):
+        return None, margins
+    # each marker's outer corner lies on the area's corner (vision/markers.py)
+    area = np.array([found[m][m] for m in MARKER_IDS], np.float32)
+    return area, margins
+
+
+MARKER_MARGIN = 1.6  # a marker's outline with its white quiet zone, as a share of the black square
+
+
+def detect_markers(image: np.ndarray, closer_if_none: bool = True) -> dict[int, np.ndarray]:
     """Marker id -> 4x2 image corners (TL, TR, BR, BL as printed) of the table markers seen.
 
     Markers not found at the picture's own size are looked for again in a picture scaled up
     twice: a small marker far from a tilted camera (about 20 px across) reads there.
+    closer_if_none=False: not when none was found at all.
     """
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     found = _table_markers(gray)
-    if len(found) < len(MARKER_IDS):
+    if len(found) < len(MARKER_IDS) and (found or closer_if_none):
         big = cv2.resize(gray, None, fx=UPSCALE, fy=UPSCALE, interpolation=cv2.INTER_CUBIC)
         for i, c in _table_markers(big).items():
             found.setdefault(i, (c + 0.5) / UPSCALE - 0.5)  # pixel centres scale about -0.5

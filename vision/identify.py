@@ -51,6 +51,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.calibrate import play_area
 from vision.decks import Deck
 from vision.detect import (
     MAX_SKEW_DEG,
@@ -1098,6 +1099,8 @@ def _mostly_known(corners: np.ndarray, known: list[np.ndarray]) -> bool:
     return sum(any(_inside(tuple(p), kq) for kq in known) for p in pts) >= 3
 
 
+AREA_MARGIN = 0.05  # share of the play area's size by which a card's centre may lie outside it
+
 SAME_CARD = 0.2  # quads whose corners lie within this share of the short side: the same card
 
 
@@ -1141,7 +1144,8 @@ def _rank(image: np.ndarray, q: np.ndarray, det: Detection, m: _Match) -> int:
 
 
 def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
-             known: list[np.ndarray] | None = None) -> list[Detection]:
+             known: list[np.ndarray] | None = None, area: np.ndarray | None = None,
+             markers: bool = True) -> list[Detection]:
     """Every card face and back on the table (top cards of piles, fanned cards, covered cards).
 
     A card-shaped thing that cannot be read is reported with code UNKNOWN (face up, back None).
@@ -1151,7 +1155,21 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
     on every side and whose templates agree with it), else the first. known: outlines (image
     corners) of cards (or other things) the caller knows already, such as a tracker's reads at
     the layout's spots and the table's markers: hypotheses lying mostly on them are not read.
+    area: the play area's outline (image corners); outlines centred outside it (grown by
+    AREA_MARGIN) are not read. markers: look for the table's corner markers in the picture
+    (vision.calibrate.play_area): the markers are known, and where all four show, the area
+    they mark is the play area. Of the outlines a rendered table gave, over a third lay on the
+    markers or on the table's own corners against the floor, and each cost a read.
     """
+    known = list(known or [])
+    if markers:
+        found, marker_quads = play_area(image)
+        known += marker_quads
+        area = area if area is not None else found
+    if area is not None:
+        area = np.asarray(area, np.float32).reshape(-1, 2)
+        mid = area.mean(axis=0)
+        area = mid + (1.0 + AREA_MARGIN) * (area - mid)
     cands = find_candidates(image, card_px)
     out: list[Detection] = []
     singles: list[np.ndarray] = []  # sure single cards' outlines
@@ -1187,6 +1205,8 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
 
     for c in cands:
         if known_quads and _mostly_known(c.corners, known_quads):
+            continue
+        if area is not None and not _inside(tuple(c.corners.mean(axis=0)), area):
             continue
         if c.single:
             det, _ = _read_region(image, c.corners, deck)

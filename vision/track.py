@@ -48,7 +48,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.calibrate import Calibration
+from vision.calibrate import MARKER_MARGIN, Calibration
 from vision.detect import field_seeds
 from vision.identify import settle
 from vision.layout import TableLayout
@@ -730,7 +730,7 @@ class Tracker:
         for m in MARKER_IDS:
             mm = geo.corners_mm(m)
             c = mm.mean(axis=0)
-            out.append(self.cal.to_image(c + 1.6 * (mm - c)).astype(np.float32))
+            out.append(self.cal.to_image(c + MARKER_MARGIN * (mm - c)).astype(np.float32))
         return out
 
     def _reread(self, image: np.ndarray, d: Detection) -> Detection:
