@@ -16,7 +16,7 @@ from vision.decks.base import Canvas, Deck, patterned_back
 from vision.decks.compose import Composer, card_quad
 from vision.decks.index_reader import CARD_H_MM, CARD_W_MM, S, _Blob, read_index
 from vision.decks.standard import _PIPS, CODES, ink
-from vision.identify import identify
+from vision.identify import identify, identify_region
 from vision.types import UNKNOWN
 
 
@@ -234,3 +234,51 @@ def test_a_corners_index_suits_are_not_counted_as_pips() -> None:
     assert _pip_layout(eight, w, h) and _pip_layout(three, w, h)
     assert not _pip_layout(eight + index_suits, w, h)
     assert not _pip_layout(three + index_suits[:1], w, h)
+
+
+def _strayed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The templates' pose search made to stray onto the card's top three quarters."""
+    import vision.identify as ident
+
+    def strayed(image, given, t, *args, **kwargs):
+        top = given[:2]
+        part = np.array([top[0], top[1], top[1] + 0.75 * (given[2] - top[1]),
+                         top[0] + 0.75 * (given[3] - top[0])], np.float32)
+        return part, ident._match(ident.rectify(image, part), t, False)
+
+    monkeypatch.setattr(ident, "_best_read", strayed)
+
+
+@pytest.mark.parametrize("code", ["4H", "7C", "9D"])
+def test_the_index_is_read_on_the_outline_given_where_the_template_search_strays(
+        code: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real deck's faces need not lie as ours: the templates' pose search may fit ours onto
+    part of the card (a photo's four of hearts, outlined whole, was searched onto three
+    quarters of it). The corner index is then read on the outline as given, where its pips
+    confirm it."""
+    deck = _foreign_deck()
+    comp = Composer(500, 500, cloth=(30, 90, 40), rng=np.random.default_rng(5))
+    q = card_quad(250, 250, 23.0, 300)
+    comp.add_card(deck, code, q)
+    img = comp.finish(blur=0.7, noise=2.0).image
+    _strayed(monkeypatch)
+    d = identify_region(img, q, get_deck("standard"))
+    assert d.code == code and d.confidence >= 0.95
+    corners = np.array(d.corners)
+    assert min(np.abs(np.roll(corners, -r, axis=0) - q).max() for r in range(4)) < 2.0
+
+
+@pytest.mark.parametrize("code", ["2H", "3S", "4D"])
+def test_a_hand_over_a_number_cards_pips_is_no_court_picture(code: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index reader takes a large blob over the middle of a card for a court card's
+    picture: where the templates see much of the card covered, the index read on the outline as
+    given does not decide (a 2 of hearts under a hand was read as the jack, fully surely)."""
+    deck = _foreign_deck()
+    comp = Composer(500, 500, cloth=(30, 90, 40), rng=np.random.default_rng(5))
+    q = card_quad(250, 250, 23.0, 300)
+    comp.add_card(deck, code, q)
+    comp.add_hand(255, 250, 75, 95, 23.0)  # over the pips, both indices showing
+    img = comp.finish(blur=0.7, noise=2.0).image
+    _strayed(monkeypatch)
+    d = identify_region(img, q, get_deck("standard"))
+    assert d.code in (code, UNKNOWN) or d.confidence < 0.9, f"{code} under a hand read as {d.code}"

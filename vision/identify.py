@@ -984,16 +984,27 @@ def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, twins
 
 def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: bool = True,
                  search: bool = True, strict: bool = False) -> tuple[Detection, _Match]:
-    q = _oriented(np.asarray(corners, dtype=np.float32))
+    given = _oriented(np.asarray(corners, dtype=np.float32))
     standard = deck.kind == "standard" or getattr(deck, "base", None) == "standard"
-    q, m = _best_read(image, q, templates(deck), refine, search, strict, align=not standard)
+    q, m = _best_read(image, given, templates(deck), refine, search, strict, align=not standard)
     index = None
+    index_q = q  # the outline the corner index was read on
     if standard and m.back is None and m.structure >= NO_CARD_STRUCTURE:
         # (where the templates see no card at all, neither did the corner index: on the rendered
         # tables and the real photos it never read such a quad at MIN_CONFIDENCE)
         from vision.decks.index_reader import read_index
 
         index = read_index(image, q)
+        if (index is None or index.confidence < INDEX_SURE) and corner_gap(q, given) > SAME_OUTLINE_PX \
+                and m.covered < COVERED_INDEX:
+            # the templates' search moved the outline: it fits our faces' layout, which a real
+            # deck's need not share (a photo's four of hearts, outlined whole, was searched onto
+            # three quarters of it, where its index could not be confirmed by the pips). Not
+            # where the templates see much of the card covered: a hand over a number card's
+            # pips is taken for a court card's picture by the index reader (a 2 read as a jack)
+            as_given = read_index(image, given)
+            if as_given is not None and as_given.confidence > (index.confidence if index else 0.0):
+                index, index_q = as_given, given
     if not (index is not None and index.confidence >= 1.0 and index.code == m.code):
         # (where the corner index reads the card the templates name fully surely, the read is
         # that card, fully sure, whichever of the twins the pair read chose: it is not needed)
@@ -1019,7 +1030,7 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
             elif r.confidence >= INDEX_SURE or (r.confidence >= MIN_CONFIDENCE and r.confidence > conf
                                                 and m.structure >= STRUCTURE_INDEX
                                                 and m.covered < COVERED_INDEX):
-                code, conf, rot = r.code, r.confidence, r.rot
+                code, conf, rot, q = r.code, r.confidence, r.rot, index_q
     q = np.roll(q, -((rot // 90) % 4), axis=0)  # rot: quarter turns to the printed top-left
     face_up = back is None
     if conf < MIN_CONFIDENCE:
