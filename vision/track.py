@@ -1348,9 +1348,17 @@ class Tracker:
                     continue  # it lies there still; its outline was a little off
                 if own is not None and own.confidence > still.confidence:
                     still = own
-            if (may_retry and self.min_conf <= still.confidence < SURE
-                    and (still.code, still.face_up) != (kn.code, kn.face_up)):
-                unsure = True  # a card on it read not yet surely (fingers just left it): again
+            if (may_retry and still.confidence < SURE
+                    and (still.code, still.face_up) != (kn.code, kn.face_up)
+                    and (still.confidence >= self.min_conf
+                         or self.layout.seat_of_zone(kn.zone) is None
+                         and not (self._bare_now(kn.quad) or self._looks_as_before(kn.quad)))):
+                # a card on it read not yet surely (fingers just left it), or, on a pile in the
+                # middle, not read at all where the place is neither bare nor as it was (a card
+                # laid across it that one frame read surely and the next could not): again,
+                # before telling it taken back (in a seat's zone, where none is told, a card
+                # read again later was taken for a copy laid on it, or hid the next one's reveal)
+                unsure = True
                 continue
             if self._laid_over(kn, still):
                 kn.top = False  # another card now lies on it: covered, not gone
