@@ -52,6 +52,9 @@ def _table_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
     return found
 
 
+MARKER_MARGIN = 1.6  # a marker's outline with its white quiet zone, as a share of the black square
+
+
 def play_area(image: np.ndarray) -> tuple[np.ndarray | None, list[np.ndarray]]:
     """The play area's outline (image px, clockwise from marker 0's corner) where all four
     table markers show in the picture, else None; and the outlines of the markers that show,
@@ -67,9 +70,6 @@ def play_area(image: np.ndarray) -> tuple[np.ndarray | None, list[np.ndarray]]:
     # each marker's outer corner lies on the area's corner (vision/markers.py)
     area = np.array([found[m][m] for m in MARKER_IDS], np.float32)
     return area, margins
-
-
-MARKER_MARGIN = 1.6  # a marker's outline with its white quiet zone, as a share of the black square
 
 
 def detect_markers(image: np.ndarray, closer_if_none: bool = True) -> dict[int, np.ndarray]:

@@ -1351,8 +1351,8 @@ class Tracker:
             if (may_retry and still.confidence < SURE
                     and (still.code, still.face_up) != (kn.code, kn.face_up)
                     and (still.confidence >= self.min_conf
-                         or self.layout.seat_of_zone(kn.zone) is None
-                         and not (self._bare_now(kn.quad) or self._looks_as_before(kn.quad)))):
+                         or (self.layout.seat_of_zone(kn.zone) is None
+                             and not (self._bare_now(kn.quad) or self._looks_as_before(kn.quad))))):
                 # a card on it read not yet surely (fingers just left it), or, on a pile in the
                 # middle, not read at all where the place is neither bare nor as it was (a card
                 # laid across it that one frame read surely and the next could not): again,
