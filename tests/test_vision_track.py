@@ -142,7 +142,7 @@ def test_deal_reads_spots_the_whole_picture_reader_missed():
                    look=Look.clean(), duration=0.3)
     tracker, obs, told = None, [], []
 
-    def finds_nothing(img, d, known=None):  # a whole-picture reader that finds nothing
+    def finds_nothing(img, d, known=None, **_):  # a whole-picture reader that finds nothing
         told.append(known)
         return []
 
@@ -710,3 +710,17 @@ def test_a_card_below_one_laid_on_it_is_not_taken_back_while_the_place_reads_as_
         tracker.read_ahead()
     assert seen[0] == ("card_rest", "3")
     assert ("take_back", "3") not in seen, seen
+
+
+def test_a_mask_scaled_up_over_a_box_is_what_scaling_it_all_up_gives():
+    from vision.track import _mask_up
+
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        sh, sw = int(rng.integers(100, 400)), int(rng.integers(100, 400))
+        h, w = int(rng.integers(500, 1200)), int(rng.integers(800, 2000))
+        mask = (rng.random((sh, sw)) > 0.5).astype(np.uint8)
+        y0, y1 = sorted(int(v) for v in rng.integers(0, h, 2))
+        x0, x1 = sorted(int(v) for v in rng.integers(0, w, 2))
+        whole = cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
+        assert np.array_equal(_mask_up(mask, (h, w), y0, y1, x0, x1), whole[y0:y1, x0:x1])

@@ -105,7 +105,7 @@ def _default_readers(deck) -> tuple[Callable, Callable, Callable]:
     only a sure answer counts from) for this deck: the real recogniser, or the stand-in's."""
     from vision import sim_standin
 
-    def ident_all(img, d, known=None):
+    def ident_all(img, d, known=None, **_):
         return [sim_standin.identify_region(img, q, d) for q in sim_standin.find_cards(img)]
 
     if isinstance(deck, sim_standin.StandInDeck):
@@ -268,7 +268,9 @@ class Tracker:
         sw, sh = self.size
         table = np.array([[0, 0], [self.layout.table_w, 0],
                           [self.layout.table_w, self.layout.table_h], [0, self.layout.table_h]])
-        poly = self.cal.to_image(table) * self.f
+        corners = self.cal.to_image(table)
+        self._table_px = corners.astype(np.float32)  # the play area in full-size px
+        poly = corners * self.f
         inside = np.zeros((sh, sw), np.uint8)
         cv2.fillConvexPoly(inside, np.round(poly).astype(np.int32), 255)
         # "outside": beyond the table edge by a few px, or the picture border
@@ -693,7 +695,7 @@ class Tracker:
         spots = [d for d in at_spots if d.confidence >= SURE]
         dets = self._read_all(frame.image, self.deck,
                               known=[np.asarray(d.corners, np.float32) for d in spots]
-                              + self._marker_quads())
+                              + self._marker_quads(), area=self._table_px, markers=False)
         cards = []
         dets = [self._reread(frame.image, d) if d.code == UNKNOWN or d.confidence < self.min_conf
                 else d for d in dets]
