@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -270,6 +272,60 @@ def test_a_card_over_exposed_under_a_lamp_beside_it_is_read(deck_name: str, code
     assert (img[on_card > 0] == 255).mean() > 0.2  # much of the card is clipped
     det = identify_region(img, corners, deck)
     assert det.code == code and det.confidence >= 0.5, (det.code, det.confidence)
+
+
+@pytest.mark.parametrize("deck_name,code,wash", [
+    ("spite-and-malice", "6", 0.5), ("spite-and-malice", "5B", 0.6), ("wackee-six", "B7", 0.6),
+    ("wig-out", "C4", 0.6), ("wonky", "BM", 0.5), ("slap-wacky", "P2-1F", 0.5), ("slap-wacky", "P4-2F", 0.5)])
+@pytest.mark.parametrize("turn", [20.0, 200.0])
+def test_a_card_washed_out_whole_by_glare_is_read(deck_name: str, code: str, wash: float, turn: float) -> None:
+    """A lamp's glare over the whole card lifts its print towards white, and the camera clips the
+    white: the offset is then fitted freely too (not held towards none), and kept where it fits
+    the best card clearly better. Before, every one of these read as nothing."""
+    deck = get_deck(deck_name)
+    comp = Composer(300, 300, cloth=(110, 100, 90), rng=np.random.default_rng(3))
+    comp.add_card(deck, code, card_quad(150, 150, turn, 80))
+    scene = comp.finish(blur=1.0, noise=2.0)
+    corners = np.array(scene.cards[0].corners)
+    img = scene.image.astype(np.float32) * 1.15
+    img = np.clip(img + wash * (255 - img), 0, 255).astype(np.uint8)
+    det = identify_region(img, corners, deck)
+    assert det.code == code and det.confidence >= 0.9, (det.code, det.confidence)
+
+
+@pytest.mark.parametrize("deck_name", ["spite-and-malice", "wackee-six", "wig-out", "wonky", "slap-wacky"])
+def test_no_card_washed_out_past_reading_is_read_surely_as_another(deck_name: str) -> None:
+    """Washed out further than the fit can follow, a card may go unread, never be read surely
+    as another card."""
+    deck = get_deck(deck_name)
+    for code in deck.codes[::3]:
+        comp = Composer(300, 300, cloth=(110, 100, 90), rng=np.random.default_rng(4))
+        comp.add_card(deck, code, card_quad(150, 150, 30.0, 80))
+        scene = comp.finish(blur=1.0, noise=2.0)
+        img = scene.image.astype(np.float32) * 1.15
+        img = np.clip(img + 0.75 * (255 - img), 0, 255).astype(np.uint8)
+        det = identify_region(img, np.array(scene.cards[0].corners), deck)
+        assert det.code in (code, UNKNOWN) or det.confidence < 0.9, (code, det.code, det.confidence)
+
+
+def test_a_read_replaced_by_a_surer_one_of_the_same_card_keeps_the_doubt_of_another() -> None:
+    """Reads of one card on several outlines: where one names another card, the read settled on
+    is no surer than that one is unsure, even after a later outline (a pose search's) read its
+    card surely (a wig-out 4 under a dark sleeve: 0.21 on the outline given, and the 9 at 1.0 on
+    a searched pose where the sleeve passed for the 9's dark hair). A read that fits far worse is
+    no evidence against it."""
+    from vision.identify import _doubted, _Match
+
+    q = np.zeros((4, 2), np.float32)
+    nine = _Match("C9", None, 0, 0.999, 0.17, 0.034)
+    four = _Match("C4", None, 0, 0.21, 0.43, 0.038)
+    got = _doubted((q, nine), [(q, four), (q, _Match("C9", None, 0, 0.18, 0.58, 0.035)), (q, nine)])[1]
+    assert got.code == "C9" and got.confidence == pytest.approx(0.79)
+    assert got.quality < nine.quality
+    far_worse = replace(four, error=0.2)
+    assert _doubted((q, nine), [(q, far_worse), (q, nine)])[1].confidence == nine.confidence
+    same = _Match("C9", None, 0, 0.5, 0.4, 0.036)
+    assert _doubted((q, nine), [(q, same), (q, nine)])[1].confidence == nine.confidence
 
 
 @pytest.mark.parametrize("deck_name,code", [("wackee-six", "B9"), ("wig-out", "C7"), ("spite-and-malice", "12"),

@@ -90,6 +90,10 @@ ROBUST_ROUNDS = 2  # fits on the cells the previous fit explained
 MAX_COVERED = 0.65  # a card this much covered is not read at all (from 30 % less, less sure)
 MAX_GLARE = 0.45  # the largest offset (glare, haze) fitted, as a share of the card's white
 GLARE_RIDGE = 1.0  # holds the fitted offset towards none: glare is the exception
+WASHED_OUT = 0.05  # ... unless this share of the card's pixel channels is clipped: glare is seen
+FREER_FIT = 0.9  # ... and the offset fitted freely fits the best card better by this factor
+FREE_TRIAL = 8  # ... tried first on this many of the likeliest templates (it costs a full fit)
+FREE_HOLD = 0.05  # (fitted freely, the offset is still held a little: a plain field's is its gain's twin)
 SLOPE_HOLD = 1.0  # ... and its slope across the card (a share of that hold) once the gains are set
 PLANE_FROM = 0.016  # the best template's score above which the offset is also fitted as a plane
 SECOND_START = 0.2  # share of the best card's cells unexplained above which the fit starts twice
@@ -276,21 +280,23 @@ def _plane(w: np.ndarray, rhs: np.ndarray, sub: np.ndarray, ridge: np.ndarray) -
                      ic * r0 + ie * r1 + if_ * r2]) / det
 
 
-def _fit(sx, sxt, s_t, s_tt, use, den, plane: bool = False):
+def _fit(sx, sxt, s_t, s_tt, use, den, plane: bool = False, hold: float = GLARE_RIDGE):
     """Per template: channel gains a (3, m) and an offset b (cells, m) fitting x ~ a t + b on the
     cells in use (cells, m); den (cells, 1): the pixel channels summed in each cell.
 
     The gains may differ from their mean by GAIN_SPREAD only (white balance error), so that a
     plain colour field cannot be turned into another colour; b (glare, haze) is the same for all
-    channels and held towards none; plane: b may be a plane across the card (a lamp's glare
-    fades across it: a card near its middle is washed out at one end and not the other).
+    channels and held towards none (by hold: GLARE_RIDGE, FREE_HOLD where glare is seen); plane: b
+    may be a plane across the card (a lamp's glare fades across it: a card near its middle is
+    washed out at one end and not the other).
     """
     w = use[:, None]
     sum_xt = (sxt * w).sum(axis=0)
     sum_tt = np.maximum((s_tt * w).sum(axis=0), 1e-6)
     m = sxt.shape[2]
     if not plane:
-        return _fit_flat((sx * w).sum(axis=0), sum_xt, (s_t * w).sum(axis=0), sum_tt, (den * use).sum(axis=0), m)
+        return _fit_flat((sx * w).sum(axis=0), sum_xt, (s_t * w).sum(axis=0), sum_tt, (den * use).sum(axis=0), m,
+                         hold)
     st_phi = (_PHI.T @ (s_t * w).reshape(len(_PHI), -1)).reshape(3, 3, m)  # (3 terms, 3 channels, m)
     x_phi = _PHI.T @ (sx * w).sum(axis=1)  # (3 terms, m)
     wc = den * use  # (cells, m)
@@ -305,7 +311,7 @@ def _fit(sx, sxt, s_t, s_tt, use, den, plane: bool = False):
         return np.minimum(np.maximum(_PHI @ beta, -0.15), MAX_GLARE)
 
     # as in _fit_flat, the plane's terms solved jointly with the gains, then again once they are set
-    ridge = np.broadcast_to((GLARE_RIDGE * npx / 3)[None], (3, npx.size))
+    ridge = np.broadcast_to((hold * npx / 3)[None], (3, npx.size))
     sub = (st_phi[:, None] * (st_phi / sum_tt[None])[None]).sum(axis=2)
     rhs = x_phi - (st_phi * (sum_xt / sum_tt)[None]).sum(axis=1)
     a = gains(held(_plane(wc, rhs, sub, ridge)))
@@ -315,7 +321,7 @@ def _fit(sx, sxt, s_t, s_tt, use, den, plane: bool = False):
     return gains(b), b
 
 
-def _fit_flat(sum_x, sum_xt, sum_t, sum_tt, npx, m):
+def _fit_flat(sum_x, sum_xt, sum_t, sum_tt, npx, m, hold: float = GLARE_RIDGE):
     """_fit with one offset over the whole card, from the sums over the cells in use."""
     npx = np.maximum(npx, 1.0)
 
@@ -329,7 +335,7 @@ def _fit_flat(sum_x, sum_xt, sum_t, sum_tt, npx, m):
     # out by glare was fitted as a clean card with its print covered), held towards no offset
     c3 = npx / 3  # pixels per channel
     num = sum_x.sum(axis=0) - (sum_t * sum_xt / sum_tt).sum(axis=0)
-    den_b = npx - (sum_t ** 2 / sum_tt).sum(axis=0) + GLARE_RIDGE * c3
+    den_b = npx - (sum_t ** 2 / sum_tt).sum(axis=0) + hold * c3
     b = np.minimum(np.maximum(num / den_b, -0.15), MAX_GLARE)
     a = gains(b)
     # the gains may have been held to their bounds: the offset that best goes with them
@@ -442,11 +448,17 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
         s_t_all, s_tt_all = s_t + sums(tc), s_tt + sums(tc * tc)
     share = den / (3.0 * ppc)
 
-    def cell_res(a, b):  # (cells, m) mean squared residual per pixel and channel
+    full = (sxt, s_t, s_tt) + ((tc, s_t_all, s_tt_all) if clipped else (None, None, None))
+
+    def columns(cols: np.ndarray) -> tuple:  # the sums of some templates only
+        return tuple(None if v is None else v[..., cols] for v in full)
+
+    def cell_res(a, b, arr=full):  # (cells, m) mean squared residual per pixel and channel
+        xt, t1, tt, tcl = arr[:4]
         a3, b3 = a[None], b[:, None, :]
-        r = (sxx - 2 * a3 * sxt - 2 * b3 * sx + a3 ** 2 * s_tt + 2 * a3 * b3 * s_t + b3 ** 2 * cnt).sum(axis=1)
+        r = (sxx - 2 * a3 * xt - 2 * b3 * sx + a3 ** 2 * tt + 2 * a3 * b3 * t1 + b3 ** 2 * cnt).sum(axis=1)
         if clipped:
-            short = np.maximum(xv[:, None] - (a[ch_c] * tc + b[cell_c]), 0.0)
+            short = np.maximum(xv[:, None] - (a[ch_c] * tcl + b[cell_c]), 0.0)
             r += sums(short * short).sum(axis=1)
         return np.where(share > 0.15, r / den, COVER_TAU)
 
@@ -454,18 +466,19 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
         thr = np.partition(res, ncell // 3, axis=0)[ncell // 3][None]
         return ((res < COVER_TAU) | (res <= thr)).astype(np.float32)
 
-    def rounds(use, plane=False):
+    def rounds(use, plane=False, hold=GLARE_RIDGE, arr=full):
+        xt, t1, tt, tcl, t1_all, tt_all = arr
         seen = xv[:, None] if clipped else None
         for _ in range(ROBUST_ROUNDS):
             if clipped:  # the clipped channels fitted at the value seen, or the one the last fit
                 # predicted where that is more (their expected value, as far as the fit knows)
-                a, b = _fit(sx + sums(seen), sxt + sums(seen * tc), s_t_all, s_tt_all, use, den, plane)
+                a, b = _fit(sx + sums(seen), xt + sums(seen * tcl), t1_all, tt_all, use, den, plane, hold)
             else:
-                a, b = _fit(sx, sxt, s_t, s_tt, use, den_fit, plane)
-            res = cell_res(a, b)
+                a, b = _fit(sx, xt, t1, tt, use, den_fit, plane, hold)
+            res = cell_res(a, b, arr)
             use = in_use(res)
             if clipped:
-                seen = np.maximum(xv[:, None], a[ch_c] * tc + b[cell_c])
+                seen = np.maximum(xv[:, None], a[ch_c] * tcl + b[cell_c])
         robust = np.minimum(res, COVER_TAU)
         score = robust.mean(axis=0) / np.minimum(np.maximum(a.mean(axis=0) ** 2, 0.3), 1.0)  # a dim card's residuals are smaller
         return score, res, a, b
@@ -473,18 +486,34 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
     # start from the picture as normalised (paper white = 1: gain 1, no offset), keep the cells
     # that this explains, fit on those, then again on the cells the fit explains (the rest is
     # covered): a hand over half the card does not drag this start off
-    score, res, a, b = rounds(in_use(cell_res(np.ones((3, m), np.float32), np.zeros((ncell, m), np.float32))))
+    start = in_use(cell_res(np.ones((3, m), np.float32), np.zeros((ncell, m), np.float32)))
+    score, res, a, b = rounds(start)
+    hold = GLARE_RIDGE
+    if clipped and len(xv) > WASHED_OUT * ncell * 3 * ppc:
+        # glare may wash a card out, lifting its print towards white; where the sensor clipped
+        # some of the card, it is seen to be there, so the offset is also fitted without being
+        # held towards none (held, a washed-out 6 was fitted as a clean card whose print is too
+        # pale). Where that fits the best card clearly better (FREER_FIT), it is kept for every
+        # template, and the fits below are as free (kept per template, the rivals' freer fits
+        # cut the margin of a card that the held fit read surely). Tried first on the likeliest
+        # few: a clean white card clips too, and there the freer fit finds nothing
+        few = np.argsort(score)[:FREE_TRIAL]
+        if float(rounds(start[:, few], hold=FREE_HOLD, arr=columns(few))[0].min()) < FREER_FIT * float(score.min()):
+            free = rounds(start, hold=FREE_HOLD)
+            if float(free[0].min()) < FREER_FIT * float(score.min()):
+                score, res, a, b = free
+                hold = FREE_HOLD
     if (res[:, int(np.argmin(score))] >= COVER_TAU).mean() > SECOND_START:
         # much of the best card unexplained: glare may have washed its print out (lower
         # contrast than the card as normalised), so also start from a fit on every cell and keep,
         # per template, the better of the two
-        score, res, a, b = _better((score, res, a, b), rounds(np.ones((ncell, m), np.float32)))
+        score, res, a, b = _better((score, res, a, b), rounds(np.ones((ncell, m), np.float32), hold=hold))
     best = int(np.argmin(score))
     if plane and float(score[best]) > PLANE_FROM and (res[:, best] >= COVER_TAU).mean() <= SECOND_START:
         # the best card fits poorly all over, not where something covers it: glare may fade
         # across it (a plane lets a quad half on the cloth fit a card whose field is the cloth's
         # colour, so not there)
-        score, res, a, b = _better((score, res, a, b), rounds(in_use(res), plane=True))
+        score, res, a, b = _better((score, res, a, b), rounds(in_use(res), plane=True, hold=hold))
     return score, res, a, b
 
 
@@ -897,16 +926,32 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
     if reads and _no_card(reads[0][1]):
         return reads[0]  # no card there (a hand, a shadow): the other outlines would not find one
     aq, pic, fitted = _aligned(image, q, t, align)
-    best = (aq, _match(pic, t, strict, fitted))
-    if reads:
-        best = _either(reads[0], best)
+    reads.append((aq, _match(pic, t, strict, fitted)))
+    best = reads[-1] if len(reads) == 1 else _either(reads[0], reads[1])
     if best[1].confidence < 0.9:
         g = _scaled(best[0], FIELD_SCALE)
-        best = _either(best, (g, _match(rectify(image, g), t, strict)))
+        reads.append((g, _match(rectify(image, g), t, strict)))
+        best = _either(best, reads[-1])
     if best[1].confidence < 0.9 and search and _promising(best[1]):
         g = _pose_search(image, best[0], t)
-        best = _either(best, (g, _read_pic(image, g, t, strict)))
-    return best
+        reads.append((g, _read_pic(image, g, t, strict)))
+        best = _either(best, reads[-1])
+    return _doubted(best, reads)
+
+
+def _doubted(best: tuple[np.ndarray, _Match], reads: list[tuple[np.ndarray, _Match]]) -> tuple[np.ndarray, _Match]:
+    """The read settled from several outlines of one card, no surer than the surest read of
+    another card among them is unsure (as _either settles two): a read replaced by a surer one of
+    the same card must not take its doubt with it (a wig-out 4 under a dark sleeve read as the 4
+    at 0.21 on the outline given; a searched pose, where the sleeve passed for a 9's dark hair,
+    read the 9 at 1.0). Reads that fit far worse (WORSE_FIT) say nothing against it."""
+    m = best[1]
+    against = max((r.confidence for _, r in reads if (r.code, r.back) != (m.code, m.back)
+                   and r.error <= WORSE_FIT * m.error), default=0.0)
+    if against <= 0.0 or m.confidence <= 1.0 - against:
+        return best
+    keep = (1.0 - against) / m.confidence
+    return best[0], replace(m, confidence=m.confidence * keep, quality=m.quality * keep)
 
 
 WORSE_FIT = 3.0  # a read whose error is this many times another's says nothing against it
