@@ -647,6 +647,43 @@ def test_a_card_whose_index_reads_it_fully_surely_needs_no_pair_read(monkeypatch
             assert (d.code, d.confidence) == ("7S", 1.0)
 
 
+def test_a_card_unsure_only_against_its_twin_is_not_pose_searched_where_its_index_is_sure(monkeypatch) -> None:
+    """A standard card whose templates are sure against every card but its twin (an 8 of
+    diamonds against the 8 of hearts), and whose corner index reads surely as one of the two: a
+    search of its exact pose (10-20 ms, the largest part of a standard read on the tracker's
+    moving frames) would tell the twins apart no better than the index and the pair read do, so
+    it is not run. An index read unsure, or of a third card, leaves the search to run."""
+    import vision.decks.index_reader as index_reader
+    import vision.identify as ident
+
+    deck = get_deck("standard")
+    comp = Composer(300, 300, cloth=(40, 90, 50), rng=np.random.default_rng(2))
+    comp.add_card(deck, "8D", card_quad(150, 150, 25.0, 110))
+    scene = comp.finish(blur=1.0, noise=2.0)
+    corners = np.array(scene.cards[0].corners)
+    q = ident._oriented(np.asarray(corners, np.float32))
+    _, m = ident._best_read(scene.image, q, ident.templates(deck), True, search=False, align=False)
+    assert m.confidence < 0.9 and m.rival == ("8H", None)  # the case: unsure against the twin only
+    real_search = ident._pose_search
+    for index_read, searched in ((("8D", 1.0), False), (("8H", 0.96), False), (("8D", 0.6), True),
+                                 (("3D", 1.0), True)):
+        calls = []
+
+        def search(*args, calls=calls, **kw):
+            calls.append(1)
+            return real_search(*args, **kw)
+
+        def read_index(image, corners, index_read=index_read):
+            return index_reader.IndexRead(index_read[0], index_read[1], 0)
+
+        monkeypatch.setattr(ident, "_pose_search", search)
+        monkeypatch.setattr(index_reader, "read_index", read_index)
+        d = identify_region(scene.image, corners, deck)
+        assert bool(calls) == searched, index_read
+        if index_read == ("8D", 1.0):
+            assert (d.code, d.confidence) == ("8D", 1.0)
+
+
 def test_the_corner_index_is_not_read_where_the_templates_see_no_card(monkeypatch) -> None:
     """A standard deck's quad on which the templates see no card at all (the best one leaves more
     variation than the picture has: an arm, a shadow) is not read by the corner index either (4 ms

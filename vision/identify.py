@@ -44,9 +44,11 @@ quad, so a tracker re-reads only the regions that changed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -67,6 +69,9 @@ from vision.detect import (
 )
 from vision.pair_read import FACE_PX_PER_MM, pair_margin
 from vision.types import UNKNOWN, Detection
+
+if TYPE_CHECKING:
+    from vision.decks.index_reader import IndexRead
 
 __all__ = ["identify", "identify_region", "prepare", "settle", "find_cards", "read_image",
            "UnreadableImageError", "rectify", "CW", "CH"]
@@ -906,14 +911,16 @@ def _no_card(m: _Match) -> bool:
 
 
 def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
-               search: bool = True, strict: bool = False, align: bool = True) -> tuple[np.ndarray, _Match]:
+               search: bool = True, strict: bool = False, align: bool = True,
+               settled: Callable[[np.ndarray, _Match], bool] | None = None) -> tuple[np.ndarray, _Match]:
     """Read the quad as given and as sharpened on the image's edges (a tracker's or a blob's quad
     is a few pixels off); when neither is sure, also the quad grown by the white margin (on a pale
     cloth the outline found may be the colour field's). Where the sharpened quad's read finds no
     card at all (_no_card: a tracker's outline on an arm or a moving shadow), that read
     is the answer: the other quads lie on the same nothing, and cost 10-20 ms a quad.
 
-    Reads that name different cards are settled by _either."""
+    Reads that name different cards are settled by _either. settled(quad, read): whether an
+    unsure read needs no search of its exact pose (see _read_region's twin_settled)."""
     reads: list[tuple[np.ndarray, _Match]] = []
     if refine and _skew(q) < MAX_SKEW_DEG:  # (fit_edges fits rectangles: not a card in perspective)
         fq, _ = fit_edges(EdgeMap.around(image, q, 0.25), q, max_shift=0.06, max_turn=5.0)
@@ -932,7 +939,7 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
         g = _scaled(best[0], FIELD_SCALE)
         reads.append((g, _match(rectify(image, g), t, strict)))
         best = _either(best, reads[-1])
-    if best[1].confidence < 0.9 and search and _promising(best[1]):
+    if best[1].confidence < 0.9 and search and _promising(best[1]) and not (settled and settled(*best)):
         g = _pose_search(image, best[0], t)
         reads.append((g, _read_pic(image, g, t, strict)))
         best = _either(best, reads[-1])
@@ -1031,15 +1038,34 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
                  search: bool = True, strict: bool = False) -> tuple[Detection, _Match]:
     given = _oriented(np.asarray(corners, dtype=np.float32))
     standard = deck.kind == "standard" or getattr(deck, "base", None) == "standard"
-    q, m = _best_read(image, given, templates(deck), refine, search, strict, align=not standard)
+    indexed: dict[bytes, IndexRead | None] = {}
+
+    def index_on(q: np.ndarray) -> IndexRead | None:  # (read once per outline)
+        key = q.tobytes()
+        if key not in indexed:
+            from vision.decks.index_reader import read_index
+
+            indexed[key] = read_index(image, q)
+        return indexed[key]
+
+    def twin_settled(q: np.ndarray, m: _Match) -> bool:
+        """A standard card read surely against every card but its twin, whose corner index reads
+        surely as one of the two: the pose search would not tell a small spade from a small club
+        any better than the index and the pair read do (and costs 10 to 20 ms a card)."""
+        if m.back is not None or m.rival is None or m.rival[1] is not None or not _twins(m.code, m.rival[0]) \
+                or m.other_margin * m.quality < 0.9:
+            return False
+        r = index_on(q)
+        return r is not None and r.confidence >= INDEX_SURE and r.code in (m.code, m.rival[0])
+
+    q, m = _best_read(image, given, templates(deck), refine, search, strict, align=not standard,
+                      settled=twin_settled if standard else None)
     index = None
     index_q = q  # the outline the corner index was read on
     if standard and m.back is None and m.structure >= NO_CARD_STRUCTURE:
         # (where the templates see no card at all, neither did the corner index: on the rendered
         # tables and the real photos it never read such a quad at MIN_CONFIDENCE)
-        from vision.decks.index_reader import read_index
-
-        index = read_index(image, q)
+        index = index_on(q)
         if (index is None or index.confidence < INDEX_SURE) and corner_gap(q, given) > SAME_OUTLINE_PX \
                 and m.covered < COVERED_INDEX:
             # the templates' search moved the outline: it fits our faces' layout, which a real
@@ -1047,7 +1073,7 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
             # three quarters of it, where its index could not be confirmed by the pips). Not
             # where the templates see much of the card covered: a hand over a number card's
             # pips is taken for a court card's picture by the index reader (a 2 read as a jack)
-            as_given = read_index(image, given)
+            as_given = index_on(given)
             if as_given is not None and as_given.confidence > (index.confidence if index else 0.0):
                 index, index_q = as_given, given
     if not (index is not None and index.confidence >= 1.0 and index.code == m.code):
