@@ -8,7 +8,9 @@ each other by a white-balance error only and one offset b for glare and haze. Ce
 grid that the fitted template does not explain are taken as covered (a hand, another card) and
 cost every template the same, so a half-covered card is still read from what shows. The fit
 starts from the picture as normalised (gain 1, no offset), so that a hand over half the card
-does not drag the first fit off. Within the covered cells the occluder itself is then found
+does not drag the first fit off; the offset is held towards none, except where the sensor
+clipped part of the card and a freer offset fits clearly better (glare washing the print out).
+Within the covered cells the occluder itself is then found
 pixel by pixel (blobs from the picture's edge that none of the likeliest cards explains) and the
 card is read again with the visible part of those cells; this may only make the likeliest card
 surer, never change it.
@@ -30,10 +32,11 @@ The quad is read as given and as sharpened on the image's edges (detect.fit_edge
 moved by up to two canonical pixels to where the likeliest template, as fitted, matches best (a
 quad two pixels off reads a shifted picture, in which a 13 can pass for an 11). Where two reads
 name different cards, an edge pulled one off the card, and the better fit stands with its
-confidence cut (unless the other fits far worse). A read that is not sure is retried with the
-quad grown by the white margin (on a pale cloth the outline found may be the colour field's)
-and then with a small search of the pose scored by the likeliest templates. A standard deck's
-quads are not moved (see _aligned).
+confidence cut (unless the other fits far worse), and a later read of the same card keeps that
+doubt. A read that is not sure is retried with the quad grown by the white margin (on a pale
+cloth the outline found may be the colour field's) and then with a small search of the pose
+scored by the likeliest templates (not for a standard card unsure only against its twin that its
+corner index reads surely). A standard deck's quads are not moved (see _aligned).
 
 For the built-in "standard" deck (and decks enrolled with standard codes), every face is also
 read by its corner index (vision/decks/index_reader.py); a sure index read decides.
