@@ -620,27 +620,37 @@ def test_a_quad_on_no_card_is_given_up_after_its_first_read(monkeypatch) -> None
         assert (d.code == UNKNOWN) == (reads == 1)
 
 
+def _counted(monkeypatch: pytest.MonkeyPatch, module, name: str) -> list[int]:
+    """Patch module.name to count its calls (the list returned grows by one a call)."""
+    real, calls = getattr(module, name), []
+
+    def counting(*args, **kw):
+        calls.append(1)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(module, name, counting)
+    return calls
+
+
+def _index_reads(monkeypatch: pytest.MonkeyPatch, code: str, confidence: float) -> None:
+    """Make the corner index read every quad as this card, this surely."""
+    import vision.decks.index_reader as index_reader
+
+    monkeypatch.setattr(index_reader, "read_index",
+                        lambda image, corners: index_reader.IndexRead(code, confidence, 0))
+
+
 def test_a_card_whose_index_reads_it_fully_surely_needs_no_pair_read(monkeypatch) -> None:
     """A standard card whose corner index reads, fully surely, the card its templates name is
     that card, fully sure, whichever twin the pair read (20-30 ms) would choose: it is not run.
     An index read less sure, or of another card, leaves the pair read to settle the twins."""
-    import vision.decks.index_reader as index_reader
     import vision.identify as ident
 
     deck, q, image = _one_card("standard", "7S")
-    real_pair = ident._pair_settled
     for index_read, paired in ((("7S", 1.0), False), (("7S", 0.97), True), (("7C", 1.0), True)):
-        calls = []
-
-        def pair(*args, calls=calls, **kw):
-            calls.append(1)
-            return real_pair(*args, **kw)
-
-        def read_index(image, corners, index_read=index_read):
-            return index_reader.IndexRead(index_read[0], index_read[1], 0)
-
-        monkeypatch.setattr(ident, "_pair_settled", pair)
-        monkeypatch.setattr(index_reader, "read_index", read_index)
+        monkeypatch.undo()
+        calls = _counted(monkeypatch, ident, "_pair_settled")
+        _index_reads(monkeypatch, *index_read)
         d = identify_region(image, q, deck)
         assert bool(calls) == paired, index_read
         if not paired:
@@ -653,7 +663,6 @@ def test_a_card_unsure_only_against_its_twin_is_not_pose_searched_where_its_inde
     search of its exact pose (10-20 ms, the largest part of a standard read on the tracker's
     moving frames) would tell the twins apart no better than the index and the pair read do, so
     it is not run. An index read unsure, or of a third card, leaves the search to run."""
-    import vision.decks.index_reader as index_reader
     import vision.identify as ident
 
     deck = get_deck("standard")
@@ -664,20 +673,11 @@ def test_a_card_unsure_only_against_its_twin_is_not_pose_searched_where_its_inde
     q = ident._oriented(np.asarray(corners, np.float32))
     _, m = ident._best_read(scene.image, q, ident.templates(deck), True, search=False, align=False)
     assert m.confidence < 0.9 and m.rival == ("8H", None)  # the case: unsure against the twin only
-    real_search = ident._pose_search
     for index_read, searched in ((("8D", 1.0), False), (("8H", 0.96), False), (("8D", 0.6), True),
                                  (("3D", 1.0), True)):
-        calls = []
-
-        def search(*args, calls=calls, **kw):
-            calls.append(1)
-            return real_search(*args, **kw)
-
-        def read_index(image, corners, index_read=index_read):
-            return index_reader.IndexRead(index_read[0], index_read[1], 0)
-
-        monkeypatch.setattr(ident, "_pose_search", search)
-        monkeypatch.setattr(index_reader, "read_index", read_index)
+        monkeypatch.undo()
+        calls = _counted(monkeypatch, ident, "_pose_search")
+        _index_reads(monkeypatch, *index_read)
         d = identify_region(scene.image, corners, deck)
         assert bool(calls) == searched, index_read
         if index_read == ("8D", 1.0):
