@@ -28,7 +28,8 @@ is reported as UNKNOWN, never guessed. Where the margin is small against one oth
 two are compared again on the image's own pixels (vision/pair_read.py); a standard deck's read is
 compared so with its twin (the same rank in the other suit of its colour) even when it is sure.
 
-The quad is read as given and as sharpened on the image's edges (detect.fit_edges), each first
+The quad is read as given and as sharpened on the image's edges (detect.fit_edges; a card in
+perspective side by side, detect.fit_sides), each first
 moved by up to two canonical pixels to where the likeliest template, as fitted, matches best (a
 quad two pixels off reads a shifted picture, in which a 13 can pass for an 11). Where two reads
 name different cards, an edge pulled one off the card, and the better fit stands with its
@@ -36,10 +37,12 @@ confidence cut (unless the other fits far worse), and a later read of the same c
 doubt. A read that is not sure is retried with the quad grown by the white margin (on a pale
 cloth the outline found may be the colour field's) and then with a small search of the pose
 scored by the likeliest templates (not for a standard card unsure only against its twin that its
-corner index reads surely). A standard deck's quads are not moved (see _aligned).
+corner index reads surely, nor one in perspective whose sharpened sides follow its outline all
+round). A standard deck's quads are not moved (see _aligned).
 
 For the built-in "standard" deck (and decks enrolled with standard codes), every face is also
-read by its corner index (vision/decks/index_reader.py); a sure index read decides.
+read by its corner index (vision/decks/index_reader.py); a sure index read decides, a less sure
+one only where the templates see a card there (whether or not they name the same one).
 
 Incremental use: find_cards(image) gives quads; identify_region(image, corners, deck) reads one
 quad, so a tracker re-reads only the regions that changed.
@@ -67,6 +70,7 @@ from vision.detect import (
     find_candidates,
     find_cards,
     fit_edges,
+    fit_sides,
     order_clockwise,
     side_support,
 )
@@ -902,6 +906,7 @@ def _promising(m: _Match) -> bool:
     return m.error < 0.045 and m.covered < 0.7 and m.structure > -0.5
 
 
+OUTLINED = 0.9  # share of each side along which a sharpened quad in perspective follows an outline
 SAME_OUTLINE_PX = 1.5  # a sharpened outline this near the one given reads the same card
 NO_CARD_STRUCTURE = -1.0  # the best template leaves more variation than the picture has: no card
 
@@ -917,7 +922,9 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
                search: bool = True, strict: bool = False, align: bool = True,
                settled: Callable[[np.ndarray, _Match], bool] | None = None) -> tuple[np.ndarray, _Match]:
     """Read the quad as given and as sharpened on the image's edges (a tracker's or a blob's quad
-    is a few pixels off); when neither is sure, also the quad grown by the white margin (on a pale
+    is a few pixels off): fitted a rectangle, or, a card in perspective, side by side (where the
+    sides then follow its outline all round, OUTLINED, its pose is known and is not searched:
+    a real deck's card, unlike our renders, was searched off its outline); when neither is sure, also the quad grown by the white margin (on a pale
     cloth the outline found may be the colour field's). Where the sharpened quad's read finds no
     card at all (_no_card: a tracker's outline on an arm or a moving shadow), that read
     is the answer: the other quads lie on the same nothing, and cost 10-20 ms a quad.
@@ -925,8 +932,14 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
     Reads that name different cards are settled by _either. settled(quad, read): whether an
     unsure read needs no search of its exact pose (see _read_region's twin_settled)."""
     reads: list[tuple[np.ndarray, _Match]] = []
-    if refine and _skew(q) < MAX_SKEW_DEG:  # (fit_edges fits rectangles: not a card in perspective)
-        fq, _ = fit_edges(EdgeMap.around(image, q, 0.25), q, max_shift=0.06, max_turn=5.0)
+    outlined = False  # the sharpened quad follows the card's outline all round: no pose to search
+    if refine:
+        em = EdgeMap.around(image, q, 0.25)
+        if _skew(q) < MAX_SKEW_DEG:
+            fq, _ = fit_edges(em, q, max_shift=0.06, max_turn=5.0)
+        else:  # a card in perspective (fit_edges fits rectangles): each side on its own outline
+            fq, share = fit_sides(em, q)
+            outlined = bool((share >= OUTLINED).all())
         fq, pic, fitted = _aligned(image, _oriented(fq), t, align)
         reads.append((fq, _match(pic, t, strict, fitted)))
     if reads and reads[0][1].confidence >= 0.95 and (
@@ -942,7 +955,8 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
         g = _scaled(best[0], FIELD_SCALE)
         reads.append((g, _match(rectify(image, g), t, strict)))
         best = _either(best, reads[-1])
-    if best[1].confidence < 0.9 and search and _promising(best[1]) and not (settled and settled(*best)):
+    if best[1].confidence < 0.9 and search and not outlined and _promising(best[1]) \
+            and not (settled and settled(*best)):
         g = _pose_search(image, best[0], t)
         reads.append((g, _read_pic(image, g, t, strict)))
         best = _either(best, reads[-1])
@@ -1098,12 +1112,17 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
     # one only where the template read is less sure still and the templates do see a card there
     if standard and back is None:
         r = index
+        sees_card = m.structure >= STRUCTURE_INDEX and m.covered < COVERED_INDEX
         if r is not None and r.code in deck.codes:
             if r.code == code:
-                conf = max(conf, r.confidence)
+                # the templates' best card is a witness only where they see a card: on a quad
+                # across a fan (a ten of spades and the three of hearts below it) their best
+                # fit of nothing named the same jack of diamonds as the index, which took the
+                # ten's pips for a court picture and the three for a jack
+                if r.confidence >= INDEX_SURE or sees_card:
+                    conf = max(conf, r.confidence)
             elif r.confidence >= INDEX_SURE or (r.confidence >= MIN_CONFIDENCE and r.confidence > conf
-                                                and m.structure >= STRUCTURE_INDEX
-                                                and m.covered < COVERED_INDEX):
+                                                and sees_card):
                 code, conf, rot, q = r.code, r.confidence, r.rot, index_q
     q = np.roll(q, -((rot // 90) % 4), axis=0)  # rot: quarter turns to the printed top-left
     face_up = back is None
