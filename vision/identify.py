@@ -42,7 +42,8 @@ round). A standard deck's quads are not moved (see _aligned).
 
 For the built-in "standard" deck (and decks enrolled with standard codes), every face is also
 read by its corner index (vision/decks/index_reader.py); a sure index read decides, a less sure
-one only where the templates see a card there (whether or not they name the same one).
+one only where the templates see a card there (whether or not they name the same one), and one
+of the twin the pair read argues against is not sure.
 
 Incremental use: find_cards(image) gives quads; identify_region(image, corners, deck) reads one
 quad, so a tracker re-reads only the regions that changed.
@@ -259,6 +260,7 @@ class _Match:
     rival: tuple[str, str | None] | None = None  # the card (code, back) the margin was closest to
     rival_margin: float = 1.0  # the margin against it (0..1, before quality)
     other_margin: float = 1.0  # the least margin against any other card
+    paired: float = 0.0  # the pair read's margin (vision/pair_read.py) for this card over its rival
 
 
 def _cell_axes() -> np.ndarray:
@@ -1009,6 +1011,7 @@ def _either(a: tuple[np.ndarray, _Match], b: tuple[np.ndarray, _Match]) -> tuple
 PAIR_TRY = 0.9  # a margin below this against one other face is settled by vision/pair_read.py
 PAIR_FLOOR = 0.05  # a pair margin this small says nothing ...
 PAIR_SPAN = 0.2  # ... and this much more makes the read sure
+PAIR_CONTRADICTS = 0.1  # a pair margin this large for one twin leaves an index read of the other nothing
 PAIR_EXPLAINS = 0.5  # the better face must explain more of its marks than this (0.8: fully trusted)
 
 
@@ -1046,9 +1049,10 @@ def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, twins
     sure *= float(np.clip((explained - PAIR_EXPLAINS) / 0.3, 0.0, 1.0))
     if got >= 0:
         margin = min(max(m.rival_margin, sure), m.other_margin)
-        return replace(m, confidence=margin * m.quality, rival_margin=max(m.rival_margin, sure))
+        return replace(m, confidence=margin * m.quality, rival_margin=max(m.rival_margin, sure),
+                       paired=got)
     return replace(m, code=m.rival[0], confidence=min(sure, m.other_margin) * m.quality,
-                   rival=(m.code, None), rival_margin=sure)
+                   rival=(m.code, None), rival_margin=sure, paired=-got)
 
 
 def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: bool = True,
@@ -1093,9 +1097,12 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
             as_given = index_on(given)
             if as_given is not None and as_given.confidence > (index.confidence if index else 0.0):
                 index, index_q = as_given, given
-    if not (index is not None and index.confidence >= 1.0 and index.code == m.code):
-        # (where the corner index reads the card the templates name fully surely, the read is
-        # that card, fully sure, whichever of the twins the pair read chose: it is not needed)
+    if not (index is not None and index.confidence >= 1.0 and index.code == m.code
+            and (m.confidence >= 0.9 or m.code[-1:] in "HD")):
+        # (where the corner index reads the card the templates name fully surely, the pair read
+        # is not needed; except a black card the templates are unsure of: their card may be the
+        # twin the index names only by chance, and the index's spades and clubs rest on a shape
+        # model that can be sure and wrong, which the pair read may contradict)
         m = _pair_settled(image, q, deck, m, twins=standard)
     code, back, conf = m.code, m.back, m.confidence
     rot = m.rot
@@ -1121,9 +1128,17 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
                 # ten's pips for a court picture and the three for a jack
                 if r.confidence >= INDEX_SURE or sees_card:
                     conf = max(conf, r.confidence)
-            elif r.confidence >= INDEX_SURE or (r.confidence >= MIN_CONFIDENCE and r.confidence > conf
-                                                and sees_card):
-                code, conf, rot, q = r.code, r.confidence, r.rot, index_q
+            else:
+                # the pair read compares the two faces on the image's own pixels and names the
+                # right twin nearly always, if seldom surely (on rendered tables its margin for
+                # the wrong one never passed PAIR_FLOOR); the index tells a small spade from a
+                # club by a shape model trained on fonts, which read a six of clubs as the six
+                # of spades fully surely: where the two disagree, the index is not sure
+                r_conf = r.confidence
+                if _twins(r.code, code) and m.paired > PAIR_FLOOR:
+                    r_conf *= max(0.0, 1.0 - m.paired / PAIR_CONTRADICTS)
+                if r_conf >= INDEX_SURE or (r_conf >= MIN_CONFIDENCE and r_conf > conf and sees_card):
+                    code, conf, rot, q = r.code, r_conf, r.rot, index_q
     q = np.roll(q, -((rot // 90) % 4), axis=0)  # rot: quarter turns to the printed top-left
     face_up = back is None
     if conf < MIN_CONFIDENCE:
