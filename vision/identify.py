@@ -909,6 +909,9 @@ def _promising(m: _Match) -> bool:
 
 
 OUTLINED = 0.9  # share of each side along which a sharpened quad in perspective follows an outline
+OUTLINE_AGREES = 0.04  # ... no corner of it further than this share of the card's width from the
+# quad given (sides fitted to a pile's edges, or to a pattern inside the card, follow an outline
+# all round too, but far from the quad given)
 SAME_OUTLINE_PX = 1.5  # a sharpened outline this near the one given reads the same card
 NO_CARD_STRUCTURE = -1.0  # the best template leaves more variation than the picture has: no card
 
@@ -925,8 +928,9 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
                settled: Callable[[np.ndarray, _Match], bool] | None = None) -> tuple[np.ndarray, _Match]:
     """Read the quad as given and as sharpened on the image's edges (a tracker's or a blob's quad
     is a few pixels off): fitted a rectangle, or, a card in perspective, side by side (where the
-    sides then follow its outline all round, OUTLINED, its pose is known and is not searched:
-    a real deck's card, unlike our renders, was searched off its outline); when neither is sure, also the quad grown by the white margin (on a pale
+    sides then follow an outline all round, OUTLINED, close to the quad given, OUTLINE_AGREES,
+    the card's pose is known and is not searched: a real deck's card, unlike our renders, was
+    searched off its outline); when neither is sure, also the quad grown by the white margin (on a pale
     cloth the outline found may be the colour field's). Where the sharpened quad's read finds no
     card at all (_no_card: a tracker's outline on an arm or a moving shadow), that read
     is the answer: the other quads lie on the same nothing, and cost 10-20 ms a quad.
@@ -941,7 +945,9 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
             fq, _ = fit_edges(em, q, max_shift=0.06, max_turn=5.0)
         else:  # a card in perspective (fit_edges fits rectangles): each side on its own outline
             fq, share = fit_sides(em, q)
-            outlined = bool((share >= OUTLINED).all())
+            short = float(min(np.linalg.norm(q[0] - q[1]), np.linalg.norm(q[1] - q[2])))
+            outlined = bool((share >= OUTLINED).all()) and \
+                float(np.linalg.norm(fq - q, axis=1).max()) <= OUTLINE_AGREES * short
         fq, pic, fitted = _aligned(image, _oriented(fq), t, align)
         reads.append((fq, _match(pic, t, strict, fitted)))
     if reads and reads[0][1].confidence >= 0.95 and (
@@ -1134,8 +1140,11 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
                 # the wrong one never passed PAIR_FLOOR); the index tells a small spade from a
                 # club by a shape model trained on fonts, which read a six of clubs as the six
                 # of spades fully surely: where the two disagree, the index is not sure
+                # (spades and clubs only: the index reads hearts and diamonds by their
+                # silhouettes, reliably, and the pair read on an enrolled deck's photographed
+                # faces chose the four of diamonds over a real four of hearts by 0.175)
                 r_conf = r.confidence
-                if _twins(r.code, code) and m.paired > PAIR_FLOOR:
+                if _twins(r.code, code) and code[-1:] in "SC" and m.paired > PAIR_FLOOR:
                     r_conf *= max(0.0, 1.0 - m.paired / PAIR_CONTRADICTS)
                 if r_conf >= INDEX_SURE or (r_conf >= MIN_CONFIDENCE and r_conf > conf and sees_card):
                     code, conf, rot, q = r.code, r_conf, r.rot, index_q
