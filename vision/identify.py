@@ -38,12 +38,12 @@ doubt. A read that is not sure is retried with the quad grown by the white margi
 cloth the outline found may be the colour field's) and then with a small search of the pose
 scored by the likeliest templates (not for a standard card unsure only against its twin that its
 corner index reads surely, nor one in perspective whose sharpened sides follow its outline all
-round). A standard deck's quads are not moved (see _aligned).
+round close to the quad given). A standard deck's quads are not moved (see _aligned).
 
 For the built-in "standard" deck (and decks enrolled with standard codes), every face is also
 read by its corner index (vision/decks/index_reader.py); a sure index read decides, a less sure
-one only where the templates see a card there (whether or not they name the same one), and one
-of the twin the pair read argues against is not sure.
+one only where the templates see a card there (whether or not they name the same one), and a
+spade or club read of the twin the pair read argues against is not sure.
 
 Incremental use: find_cards(image) gives quads; identify_region(image, corners, deck) reads one
 quad, so a tracker re-reads only the regions that changed.
