@@ -945,9 +945,8 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
             fq, _ = fit_edges(em, q, max_shift=0.06, max_turn=5.0)
         else:  # a card in perspective (fit_edges fits rectangles): each side on its own outline
             fq, share = fit_sides(em, q)
-            short = float(min(np.linalg.norm(q[0] - q[1]), np.linalg.norm(q[1] - q[2])))
             outlined = bool((share >= OUTLINED).all()) and \
-                float(np.linalg.norm(fq - q, axis=1).max()) <= OUTLINE_AGREES * short
+                float(np.linalg.norm(fq - q, axis=1).max()) <= OUTLINE_AGREES * _card_like(q)[1]
         fq, pic, fitted = _aligned(image, _oriented(fq), t, align)
         reads.append((fq, _match(pic, t, strict, fitted)))
     if reads and reads[0][1].confidence >= 0.95 and (
@@ -1021,7 +1020,8 @@ PAIR_CONTRADICTS = 0.1  # a pair margin this large for one twin leaves an index 
 PAIR_EXPLAINS = 0.5  # the better face must explain more of its marks than this (0.8: fully trusted)
 
 
-_TWIN_SUITS = ({"S", "C"}, {"H", "D"})
+_BLACK = {"S", "C"}
+_TWIN_SUITS = (_BLACK, {"H", "D"})
 
 
 def _twins(a: str, b: str) -> bool:
@@ -1104,7 +1104,7 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
             if as_given is not None and as_given.confidence > (index.confidence if index else 0.0):
                 index, index_q = as_given, given
     if not (index is not None and index.confidence >= 1.0 and index.code == m.code
-            and (m.confidence >= 0.9 or m.code[-1:] in "HD")):
+            and (m.confidence >= 0.9 or m.code[-1:] not in _BLACK)):
         # (where the corner index reads the card the templates name fully surely, the pair read
         # is not needed; except a black card the templates are unsure of: their card may be the
         # twin the index names only by chance, and the index's spades and clubs rest on a shape
@@ -1144,7 +1144,7 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
                 # silhouettes, reliably, and the pair read on an enrolled deck's photographed
                 # faces chose the four of diamonds over a real four of hearts by 0.175)
                 r_conf = r.confidence
-                if _twins(r.code, code) and code[-1:] in "SC" and m.paired > PAIR_FLOOR:
+                if _twins(r.code, code) and code[-1:] in _BLACK and m.paired > PAIR_FLOOR:
                     r_conf *= max(0.0, 1.0 - m.paired / PAIR_CONTRADICTS)
                 if r_conf >= INDEX_SURE or (r_conf >= MIN_CONFIDENCE and r_conf > conf and sees_card):
                     code, conf, rot, q = r.code, r_conf, r.rot, index_q
