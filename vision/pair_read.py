@@ -102,7 +102,7 @@ class _Marks:
                ) -> np.ndarray:
         """(2, len(blurs)): each face's residual summed over the windows, each window at its
         best move (a whole-face move, then the window's own step); inf for a face not asked."""
-        fine = round(1 / min((b - a for a, b in zip(moves, moves[1:])), default=1.0))  # the moves' grid
+        fine = round(1 / float(np.diff(moves).min())) if len(moves) > 1 else 1  # the grid the moves lie on
         first = [fine // 2 - round(m * fine) for m in moves]  # each move's first px on the fine grid
         h, w = self.crop.shape
         total = np.full((2, len(blurs)), np.inf)
