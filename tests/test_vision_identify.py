@@ -163,6 +163,29 @@ def test_bare_cloth_and_hand_are_not_read_as_cards() -> None:
             assert d.code == UNKNOWN and d.back is None, (name, cx, d)
 
 
+@pytest.mark.parametrize("colour", [(220, 200, 30), (60, 60, 200)])
+def test_a_shade_across_a_plain_field_is_not_a_card(colour: tuple[int, int, int]) -> None:
+    """A plain sleeve shaded on one side, or a shadow's edge across the cloth: normalised on
+    itself it is a white field with a soft step in it. Taken for a nearly blank card whose glare
+    fades across it, it read as the 2 of diamonds at 1.0 (and a spite-and-malice 1 at 0.88): the
+    card's print must explain more than a blank card with the same shading does."""
+    h, w = 400, 600
+    rng = np.random.default_rng(0)
+    yy = np.mgrid[0:h, 0:w][0].astype(np.float32)
+    for name in ("standard", "wackee-six", "slap-wacky", "wig-out", "spite-and-malice", "wonky"):
+        deck = get_deck(name)
+        for step in (0.5, 0.7):  # where the shade starts, along the card's length
+            for long_px in (100.0, 125.0):
+                img = np.empty((h, w, 3), np.float32)
+                img[:] = colour
+                img *= 1.0 - 0.27 / (1 + np.exp(-(yy - (200 + (step - 0.5) * long_px)) / 4.0))[:, :, None]
+                img = cv2.GaussianBlur(img, (0, 0), 1.2) + rng.normal(0, 3, img.shape).astype(np.float32)
+                img = np.clip(img, 0, 255).astype(np.uint8)
+                for angle in (0.0, 90.0):
+                    d = identify_region(img, card_quad(300, 200, angle, long_px), deck)
+                    assert d.code == UNKNOWN and d.back is None, (name, step, long_px, angle, d)
+
+
 def test_back_colours_are_told_apart() -> None:
     deck = get_deck("wackee-six")
     comp = Composer(1000, 300, rng=np.random.default_rng(3))

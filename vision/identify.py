@@ -91,6 +91,7 @@ GRID = (5, 7)  # cells across, down (8 x 8 px each)
 BLURS = (0.45, 1.3)  # template blur (canonical px): sharp and soft cameras
 MIN_CONFIDENCE = 0.5
 STRUCTURE_MIN = 0.1  # share of the picture's variation the template must explain
+PRINT_BEYOND_SHADE = 0.05  # ... and, where it fits glare across the card, the share a blank card so shaded leaves
 INDEX_SURE = 0.95  # an index read this sure (rank and suit confirmed by the pips) decides
 STRUCTURE_INDEX = 0.3  # a less sure index read decides only where the templates see a card
 COVERED_INDEX = 0.4  # ... and see it over more than this share of the quad (not a quad off the card)
@@ -275,6 +276,28 @@ def _cell_axes() -> np.ndarray:
 
 _PHI = _cell_axes()
 _PHI_OUTER = (_PHI[:, :, None] * _PHI[:, None, :]).reshape(-1, 9)  # (cells, 9)
+
+
+def _blank_residual(xe: np.ndarray, ke: np.ndarray, phi: np.ndarray, sloped: bool) -> float:
+    """What a blank card leaves of the cells' pixel channels xe (cells, 3, ppc; ke: those used):
+    fitted with a level per channel and, sloped, also with an offset sloping across the card as
+    _fit's plane does (glare fading). A card fitted with that slope must explain more than a
+    blank card fitted as freely: a plain sleeve or cloth, shaded from one side and normalised on
+    itself, was fitted as a nearly blank card (a 2 of diamonds, at 1.0) with the shade taken for
+    glare."""
+    n = ke.sum(axis=2)  # (cells, 3): pixel channels used
+    s = (xe * ke).sum(axis=2)
+    within = float(((xe * xe) * ke).sum() - (s * s / np.maximum(n, 1e-9)).sum())  # about each cell's mean
+    mean = s / np.maximum(n, 1e-9)
+    # the cells' means fitted by a level per channel and two slopes shared by the channels
+    design = np.zeros((phi.shape[0], 3, 5 if sloped else 3))
+    design[:, np.arange(3), np.arange(3)] = 1.0
+    if sloped:
+        design[:, :, 3:] = phi[:, None, 1:]
+    w = np.sqrt(n).reshape(-1, 1)
+    coef = np.linalg.lstsq(design.reshape(-1, design.shape[2]) * w, mean.reshape(-1, 1) * w, rcond=None)[0]
+    between = float((n * (mean - (design @ coef)[:, :, 0]) ** 2).sum())
+    return within + between
 
 
 def _plane(w: np.ndarray, rhs: np.ndarray, sub: np.ndarray, ridge: np.ndarray) -> np.ndarray:
@@ -764,12 +787,14 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
     # quad (a bare patch of cloth or skin, normalised on itself, looks like a plain white card)
     xe = x.reshape(-1, 3, ppc)[explained]  # (cells, 3, ppc)
     ke = kept[explained]
-    mean = (xe * ke).sum(axis=(0, 2), keepdims=True) / max(float(ke.sum()) / 3, 1.0)
-    flat = float((((xe - mean) ** 2) * ke).sum())
+    flat = _blank_residual(xe, ke, _PHI[explained], sloped=False)
     n_e = ke.sum(axis=(1, 2))  # pixel channels used in each explained cell
     fit = float((res[explained, best] * n_e).sum())
     structure = 1.0 - fit / max(flat, 1e-6)
     conf *= float(np.clip((structure - STRUCTURE_MIN) / 0.2, 0.0, 1.0))
+    if float(np.ptp(b[:, best])) > 1e-6:  # the fit took a shade across the card for glare
+        beyond = 1.0 - fit / max(_blank_residual(xe, ke, _PHI[explained], sloped=True), 1e-6)
+        conf *= float(np.clip(beyond / PRINT_BEYOND_SHADE, 0.0, 1.0))
     # nothing fits well where the card shows: not a card of this deck, or unreadable (the
     # covered cells are left out here: the coverage has its own cut below)
     err = s1 if strict else fit / max(float(n_e.sum()), 1.0)
