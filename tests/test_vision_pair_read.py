@@ -116,3 +116,21 @@ def test_the_pair_read_settles_a_standard_card_only_against_its_twin(monkeypatch
     twin = ident._Match("7D", None, 0, 0.0, 0.0, 0.001, rival=("7H", None), rival_margin=0.0)
     settled = ident._pair_settled(img, q, deck, twin, twins=True)
     assert settled.code == "7D" and settled.confidence >= 0.9
+
+
+def test_a_face_moved_by_a_quarter_pixel_is_a_slice_of_one_finer_drawing() -> None:
+    """_Marks.errors draws each face once on a grid four times finer and takes every move of it
+    as a slice: the same picture, to the warp's own rounding, as drawing it moved."""
+    from vision.pair_read import _warped
+
+    face = cv2.GaussianBlur(np.random.default_rng(1).random((120, 90)).astype(np.float32), (0, 0), 2.0)
+    q = card_quad(40, 45, 23.0, 60).astype(np.float32)
+    fine = 4
+    drawn = _warped(face, q, (90, 80), fine)
+    for sx, sy in ((0.0, 0.0), (0.25, -0.5), (-0.5, 0.5), (0.5, 0.25)):
+        moved = _warped(face, q + np.array((sx, sy), np.float32), (90, 80))
+        first_x, first_y = fine // 2 - round(sx * fine), fine // 2 - round(sy * fine)
+        sliced = drawn[first_y::fine, first_x::fine][:90, :80]
+        inside = (moved >= 0) & (sliced >= 0)
+        assert inside.sum() > 1500
+        assert np.abs(moved - sliced)[inside].max() < 0.02, (sx, sy)
