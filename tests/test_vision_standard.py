@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from PIL import ImageFont
 
-from vision.decks import get_deck
+from vision.decks import get_deck, index_reader
 from vision.decks.base import Canvas, Deck, patterned_back
 from vision.decks.compose import Composer, card_quad
 from vision.decks.index_reader import CARD_H_MM, CARD_W_MM, S, _Blob, read_index
@@ -282,3 +282,31 @@ def test_a_hand_over_a_number_cards_pips_is_no_court_picture(code: str, monkeypa
     _strayed(monkeypatch)
     d = identify_region(img, q, get_deck("standard"))
     assert d.code in (code, UNKNOWN) or d.confidence < 0.9, f"{code} under a hand read as {d.code}"
+
+
+def _corner(suit_px: float, suit: str = "H") -> index_reader._CornerRead:
+    ranks = {r: 0.4 for r in index_reader.RANKS} | {"4": 0.9}
+    suits = {s: 0.6 for s in index_reader.SUITS} | {suit: 0.9}
+    return index_reader._CornerRead(ranks, suits, 0.4 if suit in "HD" else 0.0, 1.0, (), suit_px)
+
+
+@pytest.mark.parametrize("pip_px,sure", [(3.4, False), (3.9, False), (4.6, True), (9.0, True)])
+def test_suit_silhouettes_a_few_camera_pixels_high_are_not_sure(pip_px: float, sure: bool) -> None:
+    """A heart and a diamond 4 camera pixels high are blobs that every suit's silhouette fits about
+    as well: a 4 of diamonds 36 px wide (pips 4 px, index suit 2.5 px) read as the 4 of hearts at
+    1.0. The same silhouette scores on symbols large enough are sure."""
+    pips = index_reader._Pips("4", {s: 0.6 for s in index_reader.SUITS} | {"H": 0.9}, 0.4, (), pip_px)
+    code, conf = index_reader._decide(_corner(min(pip_px, 2.5)), pips)
+    assert code == "4H"
+    assert (conf >= 0.9) == sure and (conf < 0.5) != sure, conf
+
+
+@pytest.mark.parametrize("suit_px,sure", [(4.0, False), (4.8, False), (6.0, True)])
+def test_an_index_without_pips_to_witness_it_is_not_sure_when_tiny(suit_px: float, sure: bool) -> None:
+    """Without pips to count (a court card, or pips not found), the rank glyph alone decides the
+    rank: on cards 40 to 50 px wide (index suit under 5 camera px) such reads named a queen a 4
+    and a king a 4, surely. Larger, the glyph alone may be trusted as before."""
+    none = index_reader._Pips(None, {s: -1.0 for s in index_reader.SUITS}, 0.0)
+    code, conf = index_reader._decide(_corner(suit_px), none)
+    assert code == "4H"
+    assert (conf >= 0.5) == sure, conf

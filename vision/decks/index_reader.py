@@ -13,6 +13,9 @@ symbols and our vector suits) and, where the symbols are large enough on the cam
 by their grey-level shape (vision/decks/suit_shapes.py): a small spade's silhouette and a small
 club's are too alike to be sure of, so without the grey-level shape a black suit is never sure.
 A card's pips are counted only where they lie as a number card's do (_pip_layout).
+Symbols only a few camera pixels high are blobs that every suit's silhouette fits about as well
+(SILHOUETTE_PX), and a rank glyph that small, with no pips to witness it, is no surer (ALONE_PX):
+on cards under about 45 px wide such reads were sure and wrong.
 The index is read in every corner the card may carry it (either diagonal, since under strong
 perspective the quad's long side is not known for sure), and the best-read corner wins.
 """
@@ -41,6 +44,8 @@ SHAPE_DOUBT = 6.0  # a card's suit_shapes score (see _decide) this low decides n
 SHAPE_SURE = 5.0  # ... and this much above it makes the suit sure
 SILHOUETTE_VETO = 0.8  # silhouettes this sure of a suit overrule a grey-level shape that says another
 SILHOUETTE_BLACK = 0.45  # the most a spade or club read from its silhouette alone is trusted
+SILHOUETTE_PX = (3.5, 4.5)  # suit symbols (camera px high) from which silhouettes begin to count, and count fully
+ALONE_PX = (4.5, 5.5)  # ... and an index without pips to witness it (measured by its suit symbol)
 OCCLUDER_MM = 8.0  # ink from the card's edge this thick on average (area / length) covers it
 
 _FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSans.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSerif.ttf",
@@ -290,6 +295,7 @@ class _CornerRead:
     red: float  # ink redness of the index (> 0.15 red)
     quality: float  # how index-like the layout looked (0..1)
     shapes: tuple[np.ndarray, ...] = ()  # suit_shapes log-likelihoods of its suit symbol(s)
+    suit_px: float = 0.0  # its suit symbol's height in camera px (0: none found)
 
 
 def _read_corner(dark: np.ndarray, red: np.ndarray, cam_px: float) -> _CornerRead | None:
@@ -332,8 +338,10 @@ def _read_corner(dark: np.ndarray, red: np.ndarray, cam_px: float) -> _CornerRea
     ink_lbls = [b.label for b in parts]
     quality = 0.5
     shapes: tuple[np.ndarray, ...] = ()
+    suit_px = 0.0
     if below:
         sb = min(below, key=lambda b: b.y0)
+        suit_px = sb.h / cam_px
         suit_sc = _classify((lab[sb.y0:sb.y1, sb.x0:sb.x1] == sb.label).astype(np.float32),
                             suit_bank(), SW, SH, SUITS, 0.5)
         ev = suit_shapes.evidence(d, (sb.x0, sb.y0, sb.x1, sb.y1), cam_px)
@@ -343,7 +351,7 @@ def _read_corner(dark: np.ndarray, red: np.ndarray, cam_px: float) -> _CornerRea
     sub = (slice(y0, zh), slice(0, zw))
     inkpx = np.isin(lab[sub], ink_lbls)
     redness = float(np.median(rr[sub][inkpx])) if inkpx.any() else 0.0
-    return _CornerRead(rank_sc, suit_sc, redness, quality, shapes)
+    return _CornerRead(rank_sc, suit_sc, redness, quality, shapes, suit_px)
 
 
 @dataclass(frozen=True)
@@ -352,6 +360,7 @@ class _Pips:
     suits: dict[str, float]
     red: float
     shapes: tuple[np.ndarray, ...] = ()  # suit_shapes log-likelihoods of each pip large enough
+    pip_px: float = 0.0  # the pips' height in camera px (their median; 0: none counted)
 
 
 PIP_SPAN = 0.4  # the pips of a 2 to 10 reach from the top row to the bottom one: this share of the card at least
@@ -433,7 +442,8 @@ def _read_pips(dark: np.ndarray, red: np.ndarray, cam_px: float) -> _Pips:
         ev = suit_shapes.evidence(dark, (b.x0, b.y0, b.x1, b.y1), cam_px)
         if ev is not None:
             shapes.append(ev)
-    return _Pips(PIP_RANK[n], votes, float(np.median(reds)), tuple(shapes))
+    return _Pips(PIP_RANK[n], votes, float(np.median(reds)), tuple(shapes),
+                 float(np.median([b.h for b in pips])) / cam_px)
 
 
 # ------------------------------------------------------------------ combining
@@ -462,8 +472,9 @@ def _decide(cr: _CornerRead, pips: _Pips) -> tuple[str, float]:
             conf_r = 1.0
         else:
             conf_r = float(np.clip((r_margin - 0.1) / 0.1, 0, 1)) * 0.6
-    else:
+    else:  # the rank glyph alone, without a witness: only where the index is not tiny
         conf_r = float(np.clip(r_margin / 0.12, 0, 1)) * 0.9
+        conf_r *= float(np.clip((cr.suit_px - ALONE_PX[0]) / (ALONE_PX[1] - ALONE_PX[0]), 0, 1))
     conf_r *= float(np.clip((r_best - 0.45) / 0.15, 0, 1))
     use_pips = pips.rank not in (None, "court")
     is_red = (cr.red + (pips.red if use_pips else cr.red)) / 2 > 0.15
@@ -473,6 +484,9 @@ def _decide(cr: _CornerRead, pips: _Pips) -> tuple[str, float]:
     suits = {s: cr.suits[s] + (pips.suits[s] if use_pips else cr.suits[s]) for s in allowed}
     suit, s_best, s_margin = _margin(suits)
     conf_s = float(np.clip(s_margin / 0.1, 0, 1) * np.clip((s_best / 2 - 0.4) / 0.2, 0, 1))
+    # a symbol a few camera pixels high is a blob: any suit's silhouette fits it about as well
+    seen_px = max(cr.suit_px, pips.pip_px if use_pips else 0.0)
+    conf_s *= float(np.clip((seen_px - SILHOUETTE_PX[0]) / (SILHOUETTE_PX[1] - SILHOUETTE_PX[0]), 0, 1))
     shapes = cr.shapes + (pips.shapes if use_pips else ())
     if shapes:
         # per symbol, how much likelier the one suit than the other; the symbols of one card
