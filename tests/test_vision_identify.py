@@ -902,3 +902,29 @@ def test_only_cards_inside_the_area_the_four_markers_mark_are_reported() -> None
     q = np.round(r.project(np.array([[1050, 0], [1100, 0], [1100, 50], [1050, 50]], float))).astype(np.int32)
     cv2.fillConvexPoly(hidden, cv2.convexHull(q), (40, 110, 40))  # one marker covered: no area known
     assert _codes(identify(hidden, deck)) == ["B3", "G9", "R7"]
+
+
+@pytest.mark.parametrize("pair,read", [(0.3, "7C"), (0.02, UNKNOWN), (-0.3, UNKNOWN)])
+def test_a_sure_template_read_whose_twin_the_index_names_is_pair_read(
+        monkeypatch: pytest.MonkeyPatch, pair: float, read: str) -> None:
+    """Templates sure of a seven of clubs, their least margin against another card (the six of
+    spades), the corner index (unsure) naming the seven of spades: on a card 32 px wide the
+    templates' margin against the twin was sure and wrong. The pair read is asked: it keeps the
+    clubs where it is sure of them, and leaves the card unknown where it is not, or where it
+    favours the spade (not read as the spade: two readers unsure at that size do not make it
+    sure)."""
+    import vision.identify as ident
+
+    deck = get_deck("standard")
+    image = np.full((300, 300, 3), 90, np.uint8)
+    q = card_quad(150, 150, 20, L)
+
+    def best_read(image, q, *args, **kw):
+        return q, ident._Match("7C", None, 0, 1.0, 0.0, 0.005, structure=0.9, rival=("6S", None),
+                               rival_margin=1.0)
+
+    monkeypatch.setattr(ident, "_best_read", best_read)
+    _index_reads(monkeypatch, "7S", 0.45)
+    _pair_reads(monkeypatch, deck, "7C", pair)
+    d = identify_region(image, q, deck)
+    assert d.code == read, d

@@ -1128,13 +1128,26 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
             as_given = index_on(given)
             if as_given is not None and as_given.confidence > (index.confidence if index else 0.0):
                 index, index_q = as_given, given
+    doubted = index is not None and m.back is None and _twins(index.code, m.code) and m.rival is not None \
+        and m.rival[0] != index.code
+    if doubted:
+        # the corner index names the twin of the templates' card, which they put behind another
+        # rival: their margin against the twin, drawn from a picture too coarse for a small
+        # spade and club, is not trusted (a 7 of spades 32 px wide read as the 7 of clubs at
+        # 1.0, its index saying the spade); the pair read is asked instead
+        assert index is not None and m.rival is not None
+        m = replace(m, rival=(index.code, None), rival_margin=0.0, other_margin=min(m.rival_margin, m.other_margin))
     if not (index is not None and index.confidence >= 1.0 and index.code == m.code
             and (m.confidence >= 0.9 or m.code[-1:] not in _BLACK)):
         # (where the corner index reads the card the templates name fully surely, the pair read
         # is not needed; except a black card the templates are unsure of: their card may be the
         # twin the index names only by chance, and the index's spades and clubs rest on a shape
         # model that can be sure and wrong, which the pair read may contradict)
-        m = _pair_settled(image, q, deck, m, twins=standard)
+        settled = _pair_settled(image, q, deck, m, twins=standard)
+        # where the index doubted it, the pair read may only leave the templates' card less sure:
+        # two readers that are unsure at this size do not make the twin sure
+        m = replace(settled, code=m.code, rival=m.rival, confidence=0.0, paired=0.0) if doubted and settled.code != m.code \
+            else settled
     code, back, conf = m.code, m.back, m.confidence
     rot = m.rot
     if strict and back is None and m.structure < STRUCTURE_BLOB:
