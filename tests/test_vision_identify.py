@@ -928,3 +928,28 @@ def test_a_sure_template_read_whose_twin_the_index_names_is_pair_read(
     _pair_reads(monkeypatch, deck, "7C", pair)
     d = identify_region(image, q, deck)
     assert d.code == read, d
+
+
+@pytest.mark.parametrize("code", ["7C", "9S"])
+def test_a_standard_cards_margin_is_taken_against_its_twin_however_far_its_overall_fit(code: str) -> None:
+    """Twins (a seven of spades and of clubs) differ in a few small marks: the overall fit may
+    rank the twin far behind cards that differ in whole pips, and the closest rivals by fit
+    were all the margin was taken against, so a seven of spades 36 px wide, its pips blurred
+    to blobs, read as the seven of clubs at 1.0. The twin is always compared: a card whose
+    twin the picture cannot rule out is not sure, wherever the twin ranks."""
+    import vision.identify as ident
+
+    deck = get_deck("standard")
+    t = ident.templates(deck)
+    comp = Composer(300, 300, cloth=(40, 30, 60), rng=np.random.default_rng(1))
+    q = card_quad(150, 150, 20.0, 52)
+    comp.add_card(deck, code, q)
+    pic = ident.rectify(comp.finish(blur=1.2, noise=2.0, gradient=0.1).image, np.asarray(q, np.float32))
+    near = ident._match(pic, t, strict=True)
+    assert near.confidence < 0.5 and ident._twins(near.code, near.rival[0]), near  # too small to tell
+    x = ident._normalise(pic).reshape(-1)[ident._perm()]
+    score, res, a, b = ident._scores(x, t, clipped=ident._grouped(ident._clipped(pic)))
+    far = score.copy()
+    far[np.array([k[0] == near.rival[0] for k in t.keys])] = 10.0 * float(score.max())  # last by fit
+    m = ident._match(pic, t, strict=True, fitted=(far, res, a, b))
+    assert (m.code, m.rival) == (near.code, near.rival) and m.confidence <= near.confidence + 1e-6, m

@@ -750,13 +750,16 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
     mb = model(sb, sigma)
     margins: list[tuple[float, int]] = []  # (margin, row) against each close rival
     seen = {int(t.ident[best])}
-    for j in order[1:]:
+    twin = _twin_row(t, order, code, back)
+    for n, j in enumerate(list(order[1:]) + ([twin] if twin is not None else [])):
         j = int(j)
         if int(t.ident[j]) in seen:
             continue
+        if n < len(order) - 1 and (float(score[j]) > 4.0 * s1 + 0.015 or len(seen) >= 5):
+            if twin is None or int(t.ident[twin]) in seen:
+                break  # far worse overall: no real competitor
+            continue
         seen.add(int(t.ident[j]))
-        if float(score[j]) > 4.0 * s1 + 0.015:
-            break  # far worse overall: no real competitor
         jj = soft_row(j)
         # cells the rival explains well that the best card leaves unexplained (taken for
         # covered) are compared too: they are the rival's evidence (a character's black hair
@@ -776,8 +779,6 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
         ea = best_shift_error(sb, sigma, at_j[diff], xd, cd)
         ej = best_shift_error(jj, sigma, at_j[diff], xd, cd)
         margins.append((float(min(1.0, max(0.0, (ej - ea) / (ea + ej + 0.002 * k)) / 0.6)), j))
-        if len(seen) >= 5:
-            break
     margins.sort()
     margin = margins[0][0] if margins else 1.0
     rival = t.keys[margins[0][1]][:2] if margins else None
@@ -803,6 +804,16 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
     # a card mostly hidden is not trusted: at 65 % covered the confidence is already zero
     conf *= max(0.0, min(1.0, (MAX_COVERED - covered) / 0.3))
     return _Match(code, back, rot, margin * conf, covered, s1, structure, conf, rival, margin, other)
+
+
+def _twin_row(t: _Templates, order: np.ndarray, code: str, back: str | None) -> int | None:
+    """The likeliest row of the best card's twin (_twins), where the deck has one."""
+    if back is not None or code == UNKNOWN:
+        return None
+    for j in order:
+        if _twins(code, t.keys[int(j)][0]) and t.keys[int(j)][1] is None:
+            return int(j)
+    return None
 
 
 def _oriented(corners: np.ndarray) -> np.ndarray:
