@@ -94,6 +94,7 @@ DETAIL_CELLS = 4  # cells across and down a footprint in which the detail is mat
 SHADED_SAME = 0.5  # ... unmatched by less than this share once the shading is out ...
 DETAIL_SHOWS = 0.4  # ... over this share of the card's detail: it lay as now (in a shadow, partly covered)
 BARE = 0.4  # a place whose picture varies this much less than the card's did shows bare cloth
+COVERED_DETAIL = 0.7  # ... and one whose picture varies at least this much of it shows a card
 SQUARELY_UNDER = 0.8  # share of a card that the one on it covers: it would show were it there
 STALE_OVERLAP = 0.5  # a card that moved less than this far off its old place (overlap) left no place to read
 STALE_FRAMES = 300  # a place a card left under a hand is read again within this many frames, or not at all
@@ -1369,6 +1370,9 @@ class Tracker:
                 continue
             if still.confidence < self.min_conf and self._looks_as_before(kn.quad):
                 continue  # unreadable for now (a shadow, glare), but its picture is still there
+            if still.confidence < self.min_conf and self._covered_unread(kn):
+                kn.top = False  # a card no read could name lies on it: covered, not taken back
+                continue
             self.model.remove(kn)
             if self.layout.seat_of_zone(kn.zone) is not None and kn.code != UNKNOWN:
                 # it left a seat zone: remember it until it lands
@@ -1541,6 +1545,18 @@ class Tracker:
         was taken away, not covered by another)?"""
         pics = self._place_then_and_now(quad)
         return pics is not None and float(pics[1].std()) < BARE * float(pics[0].std())
+
+    def _covered_unread(self, kn: _Known) -> bool:
+        """Does a card no read could name lie where a model card lay on the cloth in the middle?
+        Taken away, such a card leaves bare cloth; one laid across it (a small black card whose
+        suit stays unsure) leaves as much detail as a card shows. (Where the model knows cards
+        below it, a card taken away shows them: that is left to the reads.)"""
+        if self.layout.seat_of_zone(kn.zone) is not None:
+            return False
+        if any(o is not kn and self._overlap(o.quad, kn.quad) > 0.2 for o in self.model):
+            return False
+        pics = self._place_then_and_now(kn.quad)
+        return pics is not None and float(pics[1].std()) >= COVERED_DETAIL * float(pics[0].std())
 
     def _laid_over(self, kn: _Known, read: Detection) -> bool:
         """Is the sure read at a model card's place a new card on top of it? (Not when it is
