@@ -1051,7 +1051,12 @@ def _either(a: tuple[np.ndarray, _Match], b: tuple[np.ndarray, _Match]) -> tuple
 
 PAIR_TRY = 0.9  # a margin below this against one other face is settled by vision/pair_read.py
 PAIR_FLOOR = 0.05  # a pair margin this small says nothing ...
-PAIR_SPAN = 0.2  # ... and this much more makes the read sure
+PAIR_SPAN = 0.1  # ... and this much more makes the read sure, where the faces are our drawings
+# (the two faces compared are then exactly the two printed, and on rendered tables the margin for
+# the wrong twin never passed -0.02 while the right one's median was +0.16); where they are
+# photographs of the cards (an enrolled deck), their own light and blur err too (a real 4 of
+# hearts favoured the 4 of diamonds by 0.175): twice as much
+PAIR_SPAN_PHOTOS = 0.2
 PAIR_CONTRADICTS = 0.1  # a pair margin this large for one twin leaves an index read of the other nothing
 PAIR_EXPLAINS = 0.5  # the better face must explain more of its marks than this (0.8: fully trusted)
 
@@ -1086,8 +1091,10 @@ def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, twins
     if m.rival_margin >= PAIR_TRY and not twins:
         return m
     faces = (deck.render_face(m.code, FACE_PX_PER_MM), deck.render_face(m.rival[0], FACE_PX_PER_MM))
-    got, explained = pair_margin(image, np.roll(q, -((m.rot // 90) % 4), axis=0), faces)
-    sure = float(np.clip((abs(got) - PAIR_FLOOR) / PAIR_SPAN, 0.0, 1.0))
+    got, explained = pair_margin(image, np.roll(q, -((m.rot // 90) % 4), axis=0), faces,
+                                 align=deck.kind != "enrolled")
+    span = PAIR_SPAN_PHOTOS if deck.kind == "enrolled" else PAIR_SPAN
+    sure = float(np.clip((abs(got) - PAIR_FLOOR) / span, 0.0, 1.0))
     sure *= float(np.clip((explained - PAIR_EXPLAINS) / 0.3, 0.0, 1.0))
     if got >= 0:
         margin = min(max(m.rival_margin, sure), m.other_margin)
