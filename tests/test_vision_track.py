@@ -804,3 +804,30 @@ def test_a_middle_place_showing_a_cards_detail_where_no_card_lay_below_is_covere
     tracker.model = [kn]
     kn.zone = "row:1:2"
     assert not tracker._covered_unread(kn)  # a seat's zone
+
+
+def test_an_outline_a_few_mm_off_with_nothing_of_the_old_one_to_see_beside_is_no_copy():
+    """A card read again on an outline 4 mm off its model outline (one read beside the arms, 2
+    degrees off, then refitted), the place not as the reference showed it and too little of the
+    old outline uncovered to tell: the card itself, not a copy laid on it (a slap-wacky card was
+    told twice so). Further off, with the old card showing beside it, it is a copy."""
+    from vision.track import SAME_POSE_MM, _Known
+
+    tracker, _ = _bare_tracker()  # calibration: the identity, so table mm are image px
+    tracker.f, tracker.size = 0.25, (320, 180)
+    rng = np.random.default_rng(0)
+    tracker._ref_mid = np.clip(60 + rng.normal(0, 3, (360, 640)), 0, 255).astype(np.uint8)
+    tracker._mid_now = tracker._ref_mid.copy()
+    quad = cv2.boxPoints(((600.0, 380.0), (252, 352), 0.0)).astype(np.float64)
+    cv2.fillConvexPoly(tracker._ref_mid, np.round(quad * 0.5).astype(np.int32), 220)
+    cv2.fillConvexPoly(tracker._mid_now, np.round(quad * 0.5).astype(np.int32), 220)
+    for x, y in ((280, 160), (320, 220)):  # the print then and now differ: not as before
+        cv2.circle(tracker._ref_mid, (x, y), 12, 30, -1)
+        cv2.circle(tracker._mid_now, (x + 20, y - 25), 12, 30, -1)
+    kn = _Known("P4-3F", quad, 600.0, 380.0, 0.0, "centre")
+    assert not tracker._looks_as_before(quad)
+    near, far = quad + [1.2 * SAME_POSE_MM, 0.0], quad + [3.0 * SAME_POSE_MM, 0.0]
+    assert tracker._shows_beside(quad, near) is None
+    assert not tracker._copy_laid_on(near, kn)
+    assert tracker._shows_beside(quad, far)  # the old card shows beside the outline laid on it
+    assert tracker._copy_laid_on(far, kn)
