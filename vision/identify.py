@@ -15,8 +15,10 @@ pixel by pixel (blobs from the picture's edge that none of the likeliest cards e
 card is read again with the visible part of those cells; this may only make the likeliest card
 surer, never change it.
 
-The confidence is the margin between the best card and each close rival, measured on the pixels
-where the two differ, on a softened picture; the templates are blurred to match the picture's
+The confidence is the margin between the best card and each close rival (and, in a standard
+deck, its twin wherever the overall fit ranks it: two faces that differ in small marks only may
+fit alike overall far behind cards that differ in whole pips), measured on the pixels where the
+two differ, on a softened picture; the templates are blurred to match the picture's
 own blur and each may move by a pixel, so that neither a blurred picture nor a quad a pixel off
 passes for a margin. It is lowered when the fit is poor, when most of the card is covered, and
 when the template explains little of what the picture shows (a bare patch of cloth or skin,
@@ -27,6 +29,8 @@ is reported as UNKNOWN, never guessed. Where the margin is small against one oth
 (a small spade's pips and a club's are a few blurred pixels apart on the rectified picture), the
 two are compared again on the image's own pixels (vision/pair_read.py); a standard deck's read is
 compared so with its twin (the same rank in the other suit of its colour) even when it is sure.
+The pair read is sure sooner where the faces are our own drawings than where they are photos
+(an enrolled deck), and only as slowly where part of the card is covered (PAIR_SPAN).
 
 The quad is read as given and as sharpened on the image's edges (detect.fit_edges; a card in
 perspective side by side, detect.fit_sides), each first
@@ -756,8 +760,9 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
         if int(t.ident[j]) in seen:
             continue
         if n < len(order) - 1 and (float(score[j]) > 4.0 * s1 + 0.015 or len(seen) >= 5):
+            # far worse overall, or enough rivals: no real competitor, but for the twin
             if twin is None or int(t.ident[twin]) in seen:
-                break  # far worse overall: no real competitor
+                break
             continue
         seen.add(int(t.ident[j]))
         jj = soft_row(j)
@@ -1053,9 +1058,9 @@ PAIR_TRY = 0.9  # a margin below this against one other face is settled by visio
 PAIR_FLOOR = 0.05  # a pair margin this small says nothing ...
 PAIR_SPAN = 0.1  # ... and this much more makes the read sure, where the faces are our drawings
 # (the two faces compared are then exactly the two printed, and on rendered tables the margin for
-# the wrong twin never passed -0.02 while the right one's median was +0.16); where they are
-# photographs of the cards (an enrolled deck), their own light and blur err too (a real 4 of
-# hearts favoured the 4 of diamonds by 0.175): twice as much
+# the wrong twin never passed -0.05, with the quad a pixel and a half off, while the right one's
+# median was +0.13); where they are photographs of the cards (an enrolled deck), their own
+# light and blur err too (a real 4 of hearts favoured the 4 of diamonds by 0.175): twice as much
 PAIR_SPAN_PHOTOS = 0.2
 # ... and so where over a tenth of the card is covered: the two faces may then both be wrong, the
 # card a third one whose hidden marks would tell (a three of clubs with its middle pip under

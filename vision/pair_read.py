@@ -142,8 +142,9 @@ def _detail(img: np.ndarray) -> np.ndarray:
 def _offset(crop: np.ndarray, q: np.ndarray, both: np.ndarray) -> np.ndarray:
     """The move (image px) that lays the print both faces share (their mean: the pips' places,
     the index) on the crop's: a quad a pixel and a half off moved each mark's window off its mark,
-    and the wrong one of two faces then fitted better by up to 0.19 of the margin. Both faces
-    move alike, so the move favours neither."""
+    and the wrong one of two faces then won by a margin of up to 0.19. Both faces move alike, so
+    the move favours neither. Found to the whole pixel by correlation, then to a fraction of one
+    by ECC; no move where the best lies at the edge of the reach."""
     drawn = _warped(both, q, crop.shape)
     inside = cv2.erode((drawn >= 0).astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
     if inside.sum() < 50:
