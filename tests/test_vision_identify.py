@@ -964,14 +964,19 @@ def test_a_pair_margin_is_sure_sooner_where_the_faces_are_our_drawings(
     pixel and a half off, its margin for the wrong twin never passed -0.05) and that is sure;
     where they are photographs (an enrolled deck: their own light and blur err too, by 0.175
     on a real four of hearts), it is not; nor where a quarter of the card is covered (a three of
-    clubs with its middle pip hidden read as a two, and the two of spades won by 0.165)."""
+    clubs with its middle pip hidden read as a two, and the two of spades won by 0.165), where
+    the cover's edges may also pull the quad off the print the two faces share."""
     import vision.identify as ident
 
     deck = get_deck("standard")
     monkeypatch.setattr(deck, "kind", kind)
     _pair_reads(monkeypatch, deck, "7S", 0.17)
+    asked = []
+    margin = ident.pair_margin
+    monkeypatch.setattr(ident, "pair_margin", lambda *a, align=True: asked.append(align) or margin(*a))
     m = ident._Match("7S", None, 0, 0.0, covered, 0.005, structure=0.9, rival=("7C", None),
                      rival_margin=0.0, other_margin=1.0)
     got = ident._pair_settled(np.zeros((200, 200, 3), np.uint8), card_quad(100, 100, 0, 120), deck, m,
                               twins=True)
     assert got.code == "7S" and (got.confidence >= 0.9) == sure, got
+    assert asked == [sure]  # the quad is laid on the shared print first only there too

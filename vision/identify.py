@@ -1064,7 +1064,9 @@ PAIR_SPAN = 0.1  # ... and this much more makes the read sure, where the faces a
 PAIR_SPAN_PHOTOS = 0.2
 # ... and so where over a tenth of the card is covered: the two faces may then both be wrong, the
 # card a third one whose hidden marks would tell (a three of clubs with its middle pip under
-# another card, read as a two, was a two of spades by 0.165)
+# another card, read as a two, was a two of spades by 0.165); nor is the quad then moved onto
+# the print the faces share (pair_read._offset), which the cover's edges may pull off it (a
+# wig-out card a third covered, read as itself at 0.53, then favoured another character)
 PAIR_CLEAR = 0.1
 PAIR_CONTRADICTS = 0.1  # a pair margin this large for one twin leaves an index read of the other nothing
 PAIR_EXPLAINS = 0.5  # the better face must explain more of its marks than this (0.8: fully trusted)
@@ -1100,9 +1102,9 @@ def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, twins
     if m.rival_margin >= PAIR_TRY and not twins:
         return m
     faces = (deck.render_face(m.code, FACE_PX_PER_MM), deck.render_face(m.rival[0], FACE_PX_PER_MM))
-    got, explained = pair_margin(image, np.roll(q, -((m.rot // 90) % 4), axis=0), faces,
-                                 align=deck.kind != "enrolled")
-    span = PAIR_SPAN_PHOTOS if deck.kind == "enrolled" or m.covered >= PAIR_CLEAR else PAIR_SPAN
+    drawn_clear = deck.kind != "enrolled" and m.covered < PAIR_CLEAR
+    got, explained = pair_margin(image, np.roll(q, -((m.rot // 90) % 4), axis=0), faces, align=drawn_clear)
+    span = PAIR_SPAN if drawn_clear else PAIR_SPAN_PHOTOS
     sure = float(np.clip((abs(got) - PAIR_FLOOR) / span, 0.0, 1.0))
     sure *= float(np.clip((explained - PAIR_EXPLAINS) / 0.3, 0.0, 1.0))
     if got >= 0:
