@@ -1,7 +1,6 @@
 """Tracking on the simulated table: a sliding card is reported once, when and where it rested."""
 
 import math
-from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -727,9 +726,9 @@ def test_a_mask_scaled_up_over_a_box_is_what_scaling_it_all_up_gives():
         assert np.array_equal(_mask_up(mask, (h, w), y0, y1, x0, x1), whole[y0:y1, x0:x1])
 
 
-def _blinded_run(actions, seed, blind_from, cap=0.0):
+def _blinded_run(actions, seed, blind_from):
     """The tracker's card events for actions filmed as the demo films them, every read from
-    blind_from (s) on made no surer than cap (a card too small or too blurred to name)."""
+    blind_from (s) on made to find nothing (a card too small or too blurred to name)."""
     from referee.demo import DEMO_HFOV_DEG
     from vision.decks import get_deck
     from vision.identify import identify_region
@@ -742,9 +741,7 @@ def _blinded_run(actions, seed, blind_from, cap=0.0):
 
     def blinded(img, q, d, **kwargs):
         got = identify_region(img, q, d, strict=True)
-        if now["t"] >= blind_from and got.confidence > cap:
-            return Detection(UNKNOWN, got.corners, 0.0) if cap == 0.0 else replace(got, confidence=cap)
-        return got
+        return Detection(UNKNOWN, got.corners, 0.0) if now["t"] >= blind_from else got
 
     tracker, seen = None, []
     for frame, _ in sim:
