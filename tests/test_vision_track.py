@@ -374,19 +374,31 @@ def test_a_card_played_off_the_waste_comes_from_the_waste_and_the_card_below_is_
     assert got[("reveal", "R2")].zone == "waste:1"
 
 
-def _demo_run(actions, seed, game="spite-and-malice"):
+def _demo_run(actions, seed, game="spite-and-malice", blind=None):
     """The tracker's card events for actions filmed as the demo films them (15 frames a second,
-    its look and camera)."""
+    its look and camera). blind(t): reads in the frame at time t find nothing (a card too small
+    or too blurred to name)."""
     from referee.demo import DEMO_HFOV_DEG
     from vision.decks import get_deck
+    from vision.identify import identify_region
+    from vision.types import UNKNOWN, Detection
 
     deck, lay = get_deck(game), make_layout(4, game=game)
     sim = SimTable(lay, deck, actions, initial=[], look=Look(), rng=np.random.default_rng(seed), fps=15,
                    camera=CameraSpec(width=1280, height=720, hfov_deg=DEMO_HFOV_DEG, tilt_deg=8.0))
+    now = {"t": 0.0}
+
+    def blinded(img, q, d, **kwargs):
+        if blind(now["t"]):
+            return Detection(UNKNOWN, tuple(map(tuple, np.asarray(q, float))), 0.0)
+        return identify_region(img, q, d, strict=True)
+
     tracker, seen = None, []
     for frame, _ in sim:
+        now["t"] = frame.t
         if tracker is None:
-            tracker = Tracker(deck, lay, calibrate(frame.image, lay.table_w, lay.table_h))
+            tracker = Tracker(deck, lay, calibrate(frame.image, lay.table_w, lay.table_h),
+                              identify_region=blinded if blind else None)
         seen += [(o.kind, o.code) for o in tracker.update(frame) if o.kind in ("card_rest", "take_back")]
         tracker.read_ahead()
     return seen
@@ -683,31 +695,9 @@ def test_a_card_below_one_laid_on_it_is_not_taken_back_while_the_place_reads_as_
     it is read again later rather than the card below told taken back at once (a tracking game
     reported a king of hearts taken back when a three was laid across it). Here every read of
     that one frame is made to fail."""
-    from referee.demo import DEMO_HFOV_DEG
-    from vision.decks import get_deck
-    from vision.identify import identify_region
-    from vision.types import UNKNOWN, Detection
-
-    deck, lay = get_deck("spite-and-malice"), make_layout(4, game="spite-and-malice")
-    actions = [TableAction(0.3, "place", 2, "3", to_mm=(500, 387.5), angle_deg=98.0, land_t=0.8),
-               TableAction(1.6, "place", 3, "4", to_mm=(500, 387.5), angle_deg=10.0, land_t=2.2)]
-    sim = SimTable(lay, deck, actions, initial=[], look=Look(), rng=np.random.default_rng(1), fps=15,
-                   camera=CameraSpec(width=1280, height=720, hfov_deg=DEMO_HFOV_DEG, tilt_deg=8.0))
-    now = {"t": 0.0}
-
-    def blinded(img, q, d, **kwargs):  # nothing reads in the frame that settles the 4
-        if 2.3 <= now["t"] <= 2.34:
-            return Detection(UNKNOWN, tuple(map(tuple, np.asarray(q, float))), 0.0)
-        return identify_region(img, q, d, strict=True)
-
-    tracker, seen = None, []
-    for frame, _ in sim:
-        now["t"] = frame.t
-        if tracker is None:
-            tracker = Tracker(deck, lay, calibrate(frame.image, lay.table_w, lay.table_h),
-                              identify_region=blinded)
-        seen += [(o.kind, o.code) for o in tracker.update(frame) if o.kind in ("card_rest", "take_back")]
-        tracker.read_ahead()
+    seen = _demo_run([TableAction(0.3, "place", 2, "3", to_mm=(500, 387.5), angle_deg=98.0, land_t=0.8),
+                      TableAction(1.6, "place", 3, "4", to_mm=(500, 387.5), angle_deg=10.0, land_t=2.2)], 1,
+                     blind=lambda t: 2.3 <= t <= 2.34)  # nothing reads in the frame that settles the 4
     assert seen[0] == ("card_rest", "3")
     assert ("take_back", "3") not in seen, seen
 
@@ -726,43 +716,16 @@ def test_a_mask_scaled_up_over_a_box_is_what_scaling_it_all_up_gives():
         assert np.array_equal(_mask_up(mask, (h, w), y0, y1, x0, x1), whole[y0:y1, x0:x1])
 
 
-def _blinded_run(actions, seed, blind_from):
-    """The tracker's card events for actions filmed as the demo films them, every read from
-    blind_from (s) on made to find nothing (a card too small or too blurred to name)."""
-    from referee.demo import DEMO_HFOV_DEG
-    from vision.decks import get_deck
-    from vision.identify import identify_region
-    from vision.types import UNKNOWN, Detection
-
-    deck, lay = get_deck("spite-and-malice"), make_layout(4, game="spite-and-malice")
-    sim = SimTable(lay, deck, actions, initial=[], look=Look(), rng=np.random.default_rng(seed), fps=15,
-                   camera=CameraSpec(width=1280, height=720, hfov_deg=DEMO_HFOV_DEG, tilt_deg=8.0))
-    now = {"t": 0.0}
-
-    def blinded(img, q, d, **kwargs):
-        got = identify_region(img, q, d, strict=True)
-        return Detection(UNKNOWN, got.corners, 0.0) if now["t"] >= blind_from else got
-
-    tracker, seen = None, []
-    for frame, _ in sim:
-        now["t"] = frame.t
-        if tracker is None:
-            tracker = Tracker(deck, lay, calibrate(frame.image, lay.table_w, lay.table_h),
-                              identify_region=blinded)
-        seen += [(o.kind, o.code) for o in tracker.update(frame) if o.kind in ("card_rest", "take_back")]
-        tracker.read_ahead()
-    return seen, frame.t
-
-
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_card_taken_back_is_told_also_where_nothing_reads(seed):
     """A card taken off the cloth leaves its place bare, and is told taken back though no read
     names anything there (the rule below must not keep it: the first version of that rule, which
     took half a card's detail for a card, kept it with seed 1, where the arm's shadow lay over
     the place)."""
-    seen, _ = _blinded_run([TableAction(0.3, "place", 2, "3", to_mm=(500, 387.5), angle_deg=98.0, land_t=0.8),
-                            TableAction(1.6, "take_back", 2, "3"),
-                            TableAction(4.6, "place", 1, "9", to_mm=(700, 300), land_t=5.0)], seed, 1.6)
+    seen = _demo_run([TableAction(0.3, "place", 2, "3", to_mm=(500, 387.5), angle_deg=98.0, land_t=0.8),
+                      TableAction(1.6, "take_back", 2, "3"),
+                      TableAction(4.6, "place", 1, "9", to_mm=(700, 300), land_t=5.0)], seed,
+                     blind=lambda t: t >= 1.6)
     assert seen == [("card_rest", "3"), ("take_back", "3")], seen
 
 

@@ -202,6 +202,15 @@ class _Templates:
     ident: np.ndarray  # (n,) int: one id per (code, back), shared by rotations and blurs
 
     @cached_property
+    def twin(self) -> np.ndarray:
+        """(n,) int: the ident of each row's twin (_twins), -1 where it has none in the deck."""
+        by_code = {k[0]: int(i) for k, i in zip(self.keys, self.ident, strict=True) if k[1] is None}
+        other = {x: (pair - {x}).pop() for pair in _TWIN_SUITS for x in pair}
+        return np.array([by_code.get(code[:-1] + other[code[-1]], -1)
+                         if back is None and code[-1:] in other else -1
+                         for code, back, _ in self.keys], np.int64)
+
+    @cached_property
     def cells_sq(self) -> np.ndarray:
         """cells squared: sums of t * t over part of a cell's pixels (a read with an occluder)."""
         return self.cells ** 2
@@ -754,7 +763,7 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
     mb = model(sb, sigma)
     margins: list[tuple[float, int]] = []  # (margin, row) against each close rival
     seen = {int(t.ident[best])}
-    twin = _twin_row(t, order, code, back)
+    twin = _twin_row(t, order, best)
     for n, j in enumerate(list(order[1:]) + ([twin] if twin is not None else [])):
         j = int(j)
         if int(t.ident[j]) in seen:
@@ -811,14 +820,10 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
     return _Match(code, back, rot, margin * conf, covered, s1, structure, conf, rival, margin, other)
 
 
-def _twin_row(t: _Templates, order: np.ndarray, code: str, back: str | None) -> int | None:
+def _twin_row(t: _Templates, order: np.ndarray, best: int) -> int | None:
     """The likeliest row of the best card's twin (_twins), where the deck has one."""
-    if back is not None or code == UNKNOWN:
-        return None
-    for j in order:
-        if _twins(code, t.keys[int(j)][0]) and t.keys[int(j)][1] is None:
-            return int(j)
-    return None
+    tw = int(t.twin[best])
+    return None if tw < 0 else int(order[int(np.argmax(t.ident[order] == tw))])
 
 
 def _oriented(corners: np.ndarray) -> np.ndarray:

@@ -151,18 +151,19 @@ def _offset(crop: np.ndarray, q: np.ndarray, both: np.ndarray) -> np.ndarray:
     if inside.sum() < 50:
         return np.zeros(2, np.float32)
     r = ALIGN_REACH
-    face = np.where(inside, drawn, float(drawn[inside].mean())).astype(np.float32)
-    tmpl = _detail(face)[r:-r, r:-r]
+    face = _detail(np.where(inside, drawn, float(drawn[inside].mean())).astype(np.float32))
+    seen = _detail(crop)
+    tmpl = face[r:-r, r:-r]
     if tmpl.shape[0] < 8 or tmpl.shape[1] < 8:
         return np.zeros(2, np.float32)
-    score = cv2.matchTemplate(_detail(crop), tmpl, cv2.TM_CCOEFF_NORMED)  # (2r+1, 2r+1)
+    score = cv2.matchTemplate(seen, tmpl, cv2.TM_CCOEFF_NORMED)  # (2r+1, 2r+1)
     y, x = np.unravel_index(int(np.argmax(score)), score.shape)
     if not (0 < y < 2 * r and 0 < x < 2 * r):
         return np.zeros(2, np.float32)  # the best move at the edge of the reach: no clear one
     # to a fraction of a pixel: ECC on the print's detail, from the whole pixel found
     warp = np.array([[1, 0, x - r], [0, 1, y - r]], np.float32)
     try:
-        _, warp = cv2.findTransformECC(_detail(face), _detail(crop), warp, cv2.MOTION_TRANSLATION,
+        _, warp = cv2.findTransformECC(face, seen, warp, cv2.MOTION_TRANSLATION,
                                        (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-3),
                                        inside.astype(np.uint8), 1)
     except cv2.error:  # no convergence: the whole pixel stands
