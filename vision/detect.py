@@ -620,11 +620,13 @@ def fit_sides(em: EdgeMap, quad: np.ndarray, reach: float | None = None, rounds:
 
 
 def find_candidates(image: np.ndarray, card_px: float | None = None,
-                    refine: bool = True) -> list[Candidate]:
+                    refine: bool = True, not_cards: list[np.ndarray] | None = None) -> list[Candidate]:
     """Card quads and, for merged blobs, card hypotheses (see the module docstring).
 
     card_px: the expected long side of a card in pixels, when the caller knows the scale
     (calibrated overhead camera); otherwise it is estimated from the clean single cards.
+    not_cards: outlines (image pixels) of things known not to be cards, such as the table's
+    markers: a clean quad on one is no card, and would tell a wrong size and shape.
     """
     if image is None or image.ndim != 3 or image.shape[2] != 3:
         raise ValueError("find_cards needs a BGR colour image (H x W x 3)")
@@ -656,13 +658,30 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
                 continue
             clean[k] = quad  # one clean quad of odd proportions: a card under strong perspective?
         merged.append((cnt, k))
+    if not_cards:
+        off = [np.asarray(q, np.float32).reshape(-1, 1, 2) * f for q in not_cards]
+        keep = [all(cv2.pointPolygonTest(o, tuple(float(v) for v in q.mean(axis=0)), False) < 0 for o in off)
+                for q, _ in singles]
+        singles = [x for x, ok in zip(singles, keep, strict=True) if ok]
+        sizes = [x for x, ok in zip(sizes, keep, strict=True) if ok]
     # a "single" much larger than the typical card is two cards lying almost on each other
     if len(sizes) >= 3 or card_px:
         arr = np.array(sizes) if sizes else np.zeros((0, 2))
         ref_l = card_px * f if card_px else float(np.median(arr[:, 1]))
         keep_s, keep_z = [], []
-        for (quad, k), (s_, l_) in zip(singles, sizes, strict=True):
-            if l_ > 1.12 * ref_l or s_ > 1.12 * ref_l * ASPECT:
+        big = [l_ > 1.12 * ref_l or s_ > 1.12 * ref_l * ASPECT for s_, l_ in sizes]
+        if not card_px and any(big) and len(sizes) > PLANE_MIN_CARDS:
+            # under a tilted camera the cards near it are larger than the median: a card is two
+            # only where it is also larger than the others tell at its place
+            cs = np.array([q.mean(axis=0) for q, _ in singles])
+            for i in np.flatnonzero(big):
+                others = np.arange(len(sizes)) != i
+                at = LongSide(arr[others], cs[others])
+                if at.coef is not None:
+                    loc = at.at(cs[i])
+                    big[i] = arr[i, 1] > 1.12 * loc or arr[i, 0] > 1.12 * loc * ASPECT
+        for (quad, k), (s_, l_), two in zip(singles, sizes, big, strict=True):
+            if two:
                 merged.append((contours[k], k))
                 clean[k] = quad
             else:
@@ -676,11 +695,13 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
         ref_long = card_px * f
     elif len(sizes) >= 3:
         ref_long = float(np.median(np.array(sizes)[:, 1]))
+    shapes: list[np.ndarray] = []  # each clean single card's shape (_shape), on its sharpened quad
     for i, (q, k) in enumerate(singles):
         fq = q / f
         if refine:
             fq = refine_quad(image, fq, cloth)
             skews.append(_skew(fq))
+            shapes.append(_shape(fq))
             em = EdgeMap.around(image, fq, 0.45)
             if skews[-1] < MAX_SKEW_DEG:  # fit_edges fits rectangles: not a card seen in perspective
                 fq, _ = fit_edges(em, fq, grow=True, sides=4)
@@ -712,6 +733,9 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
             long_ = 0.0
         centres = np.array([q.mean(axis=0) for q, _ in singles]) if singles else np.zeros((0, 2))
         local_long = LongSide(np.array(sizes), centres)
+        whole = local_long.whole  # (parts of cards, left out of the sizes, have a part's shape)
+        squeeze = Foreshortening(np.array(shapes)[whole], centres[whole] / f, long_ / f) if shapes \
+            else Foreshortening(np.zeros((0, 3)), np.zeros((0, 2)), 0.0)
         for cnt, k in merged:
             l_ = long_
             if len(sizes) >= 3 and not card_px:  # perspective: the single cards tell the local size
@@ -733,8 +757,10 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
                 parts = [p for p in _firmer_parts(small, cloth, cnt) if cv2.contourArea(p) >= min_area
                          and cv2.contourArea(p) <= 40 * l_ * l_ * ASPECT]
             for part in parts:
+                (mx, my), _, _ = cv2.minAreaRect(part)
+                unsqueeze = squeeze.at(np.array([mx, my]) / f)
                 for sc in scales:
-                    for quad, whole in _blob_cards(image, part, sc * l_ / f, f):
+                    for quad, whole in _blob_cards_unsqueezed(image, part, sc * l_ / f, f, unsqueeze):
                         out.append(Candidate(quad, False, k, whole))
             if k in clean:  # the blob's own outline may be one card seen under strong perspective
                 # (last: a card-sized hypothesis that reads surely inside it goes first)
@@ -820,11 +846,12 @@ class LongSide:
         self.lens = sizes[:, 1]
         self.centres = centres = np.asarray(centres, np.float64).reshape(-1, 2)
         self.coef: np.ndarray | None = None
+        self.whole = np.ones(len(sizes), bool)  # the cards not left out as parts of cards
         if len(sizes) < PLANE_MIN_CARDS:
             return
         g = np.sqrt(sizes[:, 0] * sizes[:, 1])
         a = np.column_stack([np.ones(len(g)), centres])
-        use = np.ones(len(g), bool)
+        use = self.whole
         for _ in range(3):  # each card against the plane of the others (one part of a card alone
             # in a corner of the picture would otherwise tilt the plane to itself)
             idx = np.flatnonzero(use)
@@ -846,6 +873,105 @@ class LongSide:
             return _local_long(self.lens, self.centres, pt)
         g = float(self.coef[0] + self.coef[1:] @ pt)
         return min(max(g, self.low), self.high) / math.sqrt(ASPECT)
+
+
+def _shape(quad: np.ndarray) -> np.ndarray:
+    """A card quad's shape as (s11, s12, s22) of S = M M^T (determinant 1), where M's columns are
+    its short side over ASPECT and its long side: the camera's squeeze at that place, the same
+    whichever way the card is turned (a card's sides are at right angles and ASPECT apart on the
+    table: M is the squeeze times a turn, and the turn drops out of M M^T)."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    e1 = ((q[1] - q[0]) + (q[2] - q[3])) / 2
+    e2 = ((q[3] - q[0]) + (q[2] - q[1])) / 2
+    if np.linalg.norm(e1) > np.linalg.norm(e2):
+        e1, e2 = e2, e1
+    m = np.column_stack([e1 / ASPECT, e2])
+    s = m @ m.T
+    s /= math.sqrt(max(float(np.linalg.det(s)), 1e-9))
+    return np.array([s[0, 0], s[0, 1], s[1, 1]])
+
+
+SQUEEZE_MIN = 1.02  # a squeeze (ratio of the longest to the shortest stretch) below this is none
+SQUEEZE_MAX = 1.5  # ... and one above this, fitted or extrapolated, is not believed
+SQUEEZE_OFF = 0.04  # a card whose shape lies this far from the others' (a part of a card) is left out
+SQUEEZE_CARDS = 8  # whole single cards needed to fit the squeeze: from fewer (5 to 7) the fit put
+# it further from the truth than none at 40 of 624 rendered pile tops (from 8: at 5), as wrong
+# by up to 0.1 of S where the truth was 0.05
+
+
+class Foreshortening:
+    """How a tilted camera squeezes a card's shape across the picture, from the clean single
+    cards' shapes (_shape; centres in full-image pixels): at(pt) is the 2x2 map (determinant 1)
+    that unsqueezes it there, under which every card is a rectangle of ASPECT again.
+
+    Seen from the side, a card turned along the tilt is shortened and one turned across it is
+    not, and one turned between is a parallelogram: a card-shaped rectangle searched in the
+    image fits neither (a pile's top card 8 % narrower than a card's proportion was never
+    outlined). Each of S's three numbers is fitted as a plane across the picture (the squeeze
+    grows towards the far side) where SQUEEZE_CARDS cards or more tell, else nothing is
+    unsqueezed."""
+
+    def __init__(self, shapes: np.ndarray, centres: np.ndarray, long_px: float) -> None:
+        shapes = np.asarray(shapes, np.float64).reshape(-1, 3)
+        centres = np.asarray(centres, np.float64).reshape(-1, 2)
+        self.coef: np.ndarray | None = None
+        if len(shapes) < SQUEEZE_CARDS or long_px <= 0:
+            return
+        use = np.ones(len(shapes), bool)
+        while use.sum() > PLANE_MIN_CARDS:  # the card furthest from the others' plane, while far
+            idx = np.flatnonzero(use)
+            off = np.array([np.abs(shapes[i] - np.append(1.0, centres[i]) @ self._plane(
+                centres[idx[idx != i]], shapes[idx[idx != i]], long_px)).max() for i in idx])
+            worst = int(np.argmax(off))
+            if off[worst] <= max(SQUEEZE_OFF, 3.0 * float(np.median(off))):
+                break
+            use[idx[worst]] = False
+        self.coef = self._plane(centres[use], shapes[use], long_px)
+
+    @staticmethod
+    def _plane(c: np.ndarray, s: np.ndarray, long_px: float) -> np.ndarray:
+        """(3, 3): s ~ [1, x, y] @ coef; a slope across less than a card's spread is held back."""
+        d = c - c.mean(axis=0)
+        slope = np.linalg.solve(d.T @ d + len(c) * (PLANE_HOLD * long_px) ** 2 * np.eye(2), d.T @ (s - s.mean(axis=0)))
+        return np.vstack([s.mean(axis=0) - c.mean(axis=0) @ slope, slope])
+
+    def at(self, pt: np.ndarray) -> np.ndarray:
+        if self.coef is None:
+            return np.eye(2)
+        v = self.coef[0] + np.asarray(pt, np.float64) @ self.coef[1:]
+        s = np.array([[v[0], v[1]], [v[1], v[2]]])
+        lam, vec = np.linalg.eigh(s)
+        if lam[0] <= 0 or math.sqrt(lam[1] / lam[0]) > SQUEEZE_MAX:
+            return np.eye(2)
+        if math.sqrt(lam[1] / lam[0]) < SQUEEZE_MIN:
+            return np.eye(2)
+        lam /= math.sqrt(lam[0] * lam[1])
+        return vec @ np.diag(lam ** -0.5) @ vec.T
+
+
+def _blob_cards_unsqueezed(image: np.ndarray, cnt: np.ndarray, long_px: float, f: float,
+                           unsqueeze: np.ndarray) -> list[tuple[np.ndarray, bool]]:
+    """_blob_cards on the blob's part of the picture unsqueezed (Foreshortening.at), where the
+    cards are rectangles of a card's proportion again; quads back in the image's pixels."""
+    if np.allclose(unsqueeze, np.eye(2)):
+        return _blob_cards(image, cnt, long_px, f)
+    h, w = image.shape[:2]
+    x, y, bw, bh = cv2.boundingRect(cnt)
+    pad = 0.6 * long_px + 8
+    x0, y0 = max(x / f - pad, 0.0), max(y / f - pad, 0.0)
+    x1, y1 = min((x + bw) / f + pad, w), min((y + bh) / f + pad, h)
+    box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    turned = box @ unsqueeze.T
+    lo = turned.min(axis=0)
+    size = np.ceil(turned.max(axis=0) - lo).astype(int) + 1
+    a = np.hstack([unsqueeze, -lo[:, None]])  # image -> unsqueezed picture
+    pic = cv2.warpAffine(image, a, (int(size[0]), int(size[1])), flags=cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE)
+    pts = cnt.reshape(-1, 2).astype(np.float64) / f @ unsqueeze.T - lo
+    cnt_u = np.rint(pts * f).astype(np.int32).reshape(-1, 1, 2)
+    back = np.linalg.inv(unsqueeze)
+    return [(((q.astype(np.float64) + lo) @ back.T).astype(np.float32), whole)
+            for q, whole in _blob_cards(pic, cnt_u, long_px, f)]
 
 
 SEEDS_PER_CARD = 2  # rectangles fitted per card the blob's area could hold
