@@ -503,7 +503,7 @@ def test_a_pile_top_squeezed_by_a_tilted_camera_is_outlined() -> None:
         _, res, top = _squeezed_pile(seed)
         short = _card_like_short(top)
         markers = play_area(res.image)[1]
-        near += min(corner_gap(top, c.corners) for c in find_candidates(res.image, not_cards=markers)) <= 0.06 * short
+        near += min(corner_gap(top, c.corners) for c in find_candidates(res.image, markers=markers)) <= 0.06 * short
     assert near >= 5, f"the squeezed top card had a candidate on its outline in {near} of 6 piles"
 
 

@@ -1371,7 +1371,7 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
         area = np.asarray(area, np.float32).reshape(-1, 2)
         mid = area.mean(axis=0)
         area = mid + (1.0 + AREA_MARGIN) * (area - mid)
-    cands = find_candidates(image, card_px, not_cards=marker_quads)
+    cands = find_candidates(image, card_px, markers=marker_quads)
     out: list[Detection] = []
     singles: list[np.ndarray] = []  # sure single cards' outlines
     hyps: list[tuple[tuple[float, float], np.ndarray, Detection, _Match]] = []
