@@ -1331,6 +1331,11 @@ class Tracker:
                 continue
             if need != "read":
                 continue
+            if kn.touched == k:
+                # a hand lies over it now (a change beside the arm, too small to join it, was
+                # still a moment): read once the hand has left (read under the fingers, a waste
+                # pile's top card was taken for gone, and the card turned onto it never told)
+                continue
             early = ahead.model.get(id(kn)) if ahead is not None else None
             if early is not None and np.array_equal(early[0], kn.quad):
                 still = early[1]
