@@ -460,7 +460,7 @@ def test_a_cards_shape_under_a_tilted_camera_is_unsqueezed_from_the_single_cards
         for _ in range(10):
             q = card()
             un = (q - q.mean(axis=0)) @ squeeze.at(q.mean(axis=0)).T
-            for k, (a, b) in enumerate(zip(_squeeze_and_skew(q), _squeeze_and_skew(un))):
+            for k, (a, b) in enumerate(zip(_squeeze_and_skew(q), _squeeze_and_skew(un), strict=True)):
                 raw[k], unsqueezed[k] = max(raw[k], a), max(unsqueezed[k], b)
     assert raw[0] > 0.2 and raw[1] > 10.0, f"the camera squeezed cards by {raw}: no test"
     assert unsqueezed[0] < 0.05 and unsqueezed[1] < 3.0, \

@@ -542,7 +542,7 @@ def test_a_rectangle_fitted_whole_is_not_searched_far_off(monkeypatch: pytest.Mo
         return (ident.Detection("3H", tuple(map(tuple, far)), 0.97),
                 ident._Match("3H", None, 0, 0.97, 0.0, 0.005, rival=("3D", None)))
 
-    monkeypatch.setattr(ident, "find_candidates", lambda image, card_px=None: [Candidate(q, False, 0, whole)])
+    monkeypatch.setattr(ident, "find_candidates", lambda image, card_px=None, **kw: [Candidate(q, False, 0, whole)])
     monkeypatch.setattr(ident, "_read_region", read)
     monkeypatch.setattr(ident, "_rank", lambda image, q, det, m: rank)
     dets = ident.identify(np.zeros((400, 400, 3), np.uint8), get_deck("standard"))
@@ -570,7 +570,7 @@ def test_two_sure_reads_of_one_card_naming_two_cards_the_better_fit_stands(
         return (ident.Detection(code, tuple(map(tuple, q)), conf),
                 ident._Match(code, None, 0, conf, 0.0, err))
 
-    monkeypatch.setattr(ident, "find_candidates", lambda image, card_px=None: [
+    monkeypatch.setattr(ident, "find_candidates", lambda image, card_px=None, **kw: [
         Candidate(off, False, 0), Candidate(true, False, 0)])
     monkeypatch.setattr(ident, "_read_region", read)
     monkeypatch.setattr(ident, "_rank", lambda image, q, det, m: ident.BEST_RANK)
