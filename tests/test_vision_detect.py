@@ -300,7 +300,7 @@ def test_a_cards_size_is_known_across_a_tilted_table_from_the_single_cards() -> 
             _, short, long_ = _card_like(q)
             return q.mean(axis=0), short, long_
 
-        singles = [card() for _ in range(12)]
+        singles = [card() for _ in range(8)]
         sizes = np.array([[s, lg] for _, s, lg in singles])
         sizes[:2] *= 0.7
         size = LongSide(sizes, np.array([c for c, _, _ in singles]))
@@ -497,20 +497,15 @@ def test_a_pile_top_squeezed_by_a_tilted_camera_is_outlined() -> None:
     the single cards' shapes unsqueeze it (Foreshortening): card-shaped rectangles searched in
     the picture itself fitted neither its sides nor its corners."""
     from vision.calibrate import play_area
+    from vision.detect import _card_like
 
     near = 0
     for seed in range(6):
         _, res, top = _squeezed_pile(seed)
-        short = _card_like_short(top)
+        short = _card_like(top)[1]
         markers = play_area(res.image)[1]
         near += min(corner_gap(top, c.corners) for c in find_candidates(res.image, markers=markers)) <= 0.06 * short
     assert near >= 5, f"the squeezed top card had a candidate on its outline in {near} of 6 piles"
-
-
-def _card_like_short(q: np.ndarray) -> float:
-    from vision.detect import _card_like
-
-    return _card_like(q)[1]
 
 
 def test_single_cards_near_a_tilted_camera_are_single_cards() -> None:

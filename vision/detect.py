@@ -944,9 +944,7 @@ class Foreshortening:
         v = self.coef[0] + np.asarray(pt, np.float64) @ self.coef[1:]
         s = np.array([[v[0], v[1]], [v[1], v[2]]])
         lam, vec = np.linalg.eigh(s)
-        if lam[0] <= 0 or math.sqrt(lam[1] / lam[0]) > SQUEEZE_MAX:
-            return np.eye(2)
-        if math.sqrt(lam[1] / lam[0]) < SQUEEZE_MIN:
+        if lam[0] <= 0 or not SQUEEZE_MIN <= math.sqrt(lam[1] / lam[0]) <= SQUEEZE_MAX:
             return np.eye(2)
         lam /= math.sqrt(lam[0] * lam[1])
         return vec @ np.diag(lam ** -0.5) @ vec.T
