@@ -98,6 +98,9 @@ COVERED_DETAIL = 0.7  # ... and one whose picture varies at least this much of i
 SQUARELY_UNDER = 0.8  # share of a card that the one on it covers: it would show were it there
 STALE_OVERLAP = 0.5  # a card that moved less than this far off its old place (overlap) left no place to read
 STALE_FRAMES = 300  # a place a card left under a hand is read again within this many frames, or not at all
+PRINT_CHANGED = 0.05  # share of a top card's print changed (in pieces, no card's shape) ...
+PRINT_INSIDE = 0.8  # ... (its outline shrunk by this factor): a card may lie on it, much like it
+FIT_APART_DEG, FIT_APART_MM = 4.0, 3.0  # outline fits this far apart in turn or place are other poses
 SAME_POSE_MM = 4.0  # a card read again lies within this of its outline: further off, a copy laid on it
 
 
@@ -132,6 +135,12 @@ def _mask_up(mask: np.ndarray, shape: tuple[int, int], y0: int, y1: int, x0: int
     ys = np.minimum(np.floor(np.arange(y0, y1) * (1.0 / (shape[0] / h))).astype(np.intp), h - 1)
     xs = np.minimum(np.floor(np.arange(x0, x1) * (1.0 / (shape[1] / w))).astype(np.intp), w - 1)
     return mask[np.ix_(ys, xs)]
+
+
+def _turn_apart(a: float, b: float) -> float:
+    """Degrees between two rectangle turns (a rectangle turned 180 degrees is itself)."""
+    d = abs(a - b) % 180.0
+    return min(d, 180.0 - d)
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -588,6 +597,10 @@ class Tracker:
         """The surest read of each new card in a changed region, and whether the change had
         a card's shape at all. quick: reads that count only when sure (no slow pose search)."""
         new_quads = self._card_quads(frame, reg, st)
+        shaped = bool(new_quads)
+        if not shaped:
+            # (no card's shape: where the reads find nothing, the change is taken in as it is)
+            new_quads = self._print_change_quads(frame.image, reg)
         if quick:
             new_quads = new_quads[:3]  # the patch is one card at most: its first outlines
         dets: list[Detection] = []
@@ -599,7 +612,7 @@ class Tracker:
             best = self._best_of(frame.image, group, k, quick)
             if best is not None:
                 dets.append(best)
-        return self._one_per_place(dets), bool(new_quads)
+        return self._one_per_place(dets), shaped
 
     def _one_per_place(self, dets: list[Detection]) -> list[Detection]:
         """Outline hypotheses of one card may read as two (a sure read and a look-alike at an
@@ -916,6 +929,37 @@ class Tracker:
                 quads.extend([fq, fq, fq])
         return quads
 
+    def _print_change_quads(self, image: np.ndarray, reg: np.ndarray) -> list[np.ndarray]:
+        """Outlines (image corners, each thrice: _new_reads reads them in threes) of a card
+        laid squarely on one much like it (a 6 of hearts on the 5), where only the print
+        changed, in pieces each smaller than a card: the best fits on the pile whose print
+        changed (not on one whose rim alone did: the last card laid there, a little askew)."""
+        quads: list[np.ndarray] = []
+        for kn in self.model:
+            if kn.top and self._touches(kn.quad, reg) and self._print_changed(image, kn) >= PRINT_CHANGED:
+                fits = self._fit_card(image, kn.x, kn.y, others=2)
+                for q in (fits[0], *fits[2:]):
+                    quads.extend([q, q, q])
+        return quads
+
+    def _print_changed(self, image: np.ndarray, kn: _Known) -> float:
+        """The share of a model card's print (its outline less its white margin) that differs
+        from the reference picture: all of it, not only the changed region at hand (a new
+        card's pips differ from the old one's in pieces, each a region of its own)."""
+        assert self._ref_full is not None
+        mid = kn.quad.mean(axis=0)
+        inner = mid + PRINT_INSIDE * (kn.quad - mid)
+        h, w = image.shape[:2]
+        x0, y0 = np.clip(np.floor(inner.min(axis=0)).astype(int), 0, [w, h])
+        x1, y1 = np.clip(np.ceil(inner.max(axis=0)).astype(int) + 1, 0, [w, h])
+        if x1 <= x0 or y1 <= y0:
+            return 0.0
+        d = np.max(cv2.absdiff(image[y0:y1, x0:x1], self._ref_full[y0:y1, x0:x1]), axis=2) > self.thr + 8
+        m = np.zeros(d.shape, np.uint8)
+        cv2.fillConvexPoly(m, np.round(inner - [x0, y0]).astype(np.int32), 1)
+        inside = m > 0
+        return float(np.count_nonzero(d & inside)) / max(1, int(np.count_nonzero(inside)))
+
     @staticmethod
     def _box_around(quad: np.ndarray, image: np.ndarray, grow: float = 0.5) -> tuple[int, int, int, int]:
         """The image box of a card's outline, grown by this share of its size each way."""
@@ -953,12 +997,15 @@ class Tracker:
                 keep.append(p)
         return keep[:3]
 
-    def _fit_card(self, image: np.ndarray, cx: float, cy: float) -> list[np.ndarray]:
+    def _fit_card(self, image: np.ndarray, cx: float, cy: float, others: int = 0) -> list[np.ndarray]:
         """Card rectangles (table mm) whose outline best follows the picture's edges near (cx, cy).
 
         The top card of a pile shows its whole outline: search angle and position for the
         card-sized rectangle with the strongest edges along it (coarse, then fine). Returns the
-        best fit and the best one turned 90 degrees from it, as image quads.
+        best fit and the best one turned 90 degrees from it, as image quads, then the next
+        best fits of other poses (others of them: a card laid a little askew on one like it
+        shows its outline white on white where it lies on it, and the outline of the card below,
+        showing at its corners, may fit as well).
         """
         s = 2.0  # px per mm of the top-down picture
         r = 75.0
@@ -991,25 +1038,35 @@ class Tracker:
             # every side must show: the weakest quarter of the samples decides
             return np.sort(v, axis=-1)[..., len(pts) // 4: len(pts) // 2].mean(axis=-1)
 
-        angles = np.arange(0, 180, 5.0)
-        sh = np.arange(-14, 14.1, 2.0)
-        sc = scores(angles, sh, sh)
-        i, j, k = np.unravel_index(int(np.argmax(sc)), sc.shape)
-        best_a, bx, by = angles[i], sh[j], sh[k]
-        fa = best_a + np.arange(-4, 4.1, 1.0)
-        fs = np.arange(-2, 2.1, 0.5)
-        sc2 = scores(fa, bx + fs, by + fs)
-        i, j, k = np.unravel_index(int(np.argmax(sc2)), sc2.shape)
-        ang, fx, fy = fa[i], bx + fs[j], by + fs[k]
-        out = []
-        for a_deg in (ang, ang + 90):
+        def refined(a0: float, x0_: float, y0_: float) -> tuple[float, float, float]:
+            fa = a0 + np.arange(-4, 4.1, 1.0)
+            fs = np.arange(-2, 2.1, 0.5)
+            sc2 = scores(fa, x0_ + fs, y0_ + fs)
+            i, j, k = np.unravel_index(int(np.argmax(sc2)), sc2.shape)
+            return fa[i], x0_ + fs[j], y0_ + fs[k]
+
+        def quad(a_deg: float, fx: float, fy: float) -> np.ndarray:
             a = math.radians(a_deg)
             ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
             c = np.array([cx + fx, cy + fy])
             q = np.array([c + su * hw * np.array([ux, uy]) + sv * hh * np.array([vx, vy])
                           for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
-            out.append(self.cal.to_image(q))
-        return out
+            return self.cal.to_image(q)
+
+        angles = np.arange(0, 180, 5.0)
+        sh = np.arange(-14, 14.1, 2.0)
+        sc = scores(angles, sh, sh)
+        order = np.argsort(-sc, axis=None, kind="stable")  # (the first of equals, as argmax)
+        poses: list[tuple[float, float, float]] = []
+        for flat in order:
+            i, j, k = np.unravel_index(int(flat), sc.shape)
+            if all(_turn_apart(angles[i], p[0]) > FIT_APART_DEG or
+                   math.hypot(sh[j] - p[1], sh[k] - p[2]) > FIT_APART_MM for p in poses):
+                poses.append(refined(angles[i], sh[j], sh[k]))
+                if len(poses) > others:
+                    break
+        best = poses[0]
+        return [quad(*best), quad(best[0] + 90, best[1], best[2])] + [quad(*p) for p in poses[1:]]
 
     def _history(self) -> list[tuple]:
         """The history with still frames filled in: (index, grey, hand, arms, fg), oldest first.
