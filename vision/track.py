@@ -186,6 +186,9 @@ class _Known:
     own_outline: bool = True  # False: read on the outline of the card it was laid on
     rest_k: int = -1  # the frame it came to rest in (-1: it lay there from the start)
     told_gone: bool = False  # it left a row slot unseen, and that was told (LeftUnseenObs)
+    # its print's picture (image box, crop) when it was last read as itself there: the reference
+    # takes a card just laid in piece by piece, and meanwhile its print differs from it
+    print_seen: tuple[tuple[int, int, int, int], np.ndarray] | None = None
 
 
 class Tracker:
@@ -597,10 +600,9 @@ class Tracker:
         """The surest read of each new card in a changed region, and whether the change had
         a card's shape at all. quick: reads that count only when sure (no slow pose search)."""
         new_quads = self._card_quads(frame, reg, st)
-        shaped = bool(new_quads)
-        if not shaped:
-            # (no card's shape: where the reads find nothing, the change is taken in as it is)
-            new_quads = self._print_change_quads(frame.image, reg)
+        if not new_quads:
+            # no card's shape: where the reads find nothing, the change is taken in as it is
+            return self._one_per_place(self._print_change_reads(frame.image, reg, k)), False
         if quick:
             new_quads = new_quads[:3]  # the patch is one card at most: its first outlines
         dets: list[Detection] = []
@@ -612,7 +614,33 @@ class Tracker:
             best = self._best_of(frame.image, group, k, quick)
             if best is not None:
                 dets.append(best)
-        return self._one_per_place(dets), shaped
+        return self._one_per_place(dets), True
+
+    def _print_change_reads(self, image: np.ndarray, reg: np.ndarray, k: int) -> list[Detection]:
+        """The reads of the cards that may lie squarely on a pile whose print changed (each
+        outline read quickly, and fully only where that read is unsure but not of nothing: such
+        a card shows whole, and the pieces of its print that settle later ask again). Where the pile's top card reads as itself, its print is remembered as
+        it shows now, so that those pieces do not ask again for it."""
+        dets: list[Detection] = []
+        for kn, outlines in self._print_change_quads(image, reg):
+            for q in outlines:
+                if any(d.confidence >= 1.0 and self._overlap(q, np.asarray(d.corners, np.float64)) > READ_THERE
+                       for d in dets):
+                    continue  # on a card read fully surely (another pile's fits, as in _new_reads)
+                first = self._read_quick(image, q, self.deck)
+                d = self._best_of(image, [q], k, quick=not NOTHING_THERE <= first.confidence < SURE)
+                if d is None:
+                    continue
+                dets.append(d)
+                if d.confidence < SURE:
+                    continue
+                if self._same_place(d, kn):
+                    at = self._print_box(image, kn)
+                    if at is not None:
+                        x0, y0, x1, y1 = at[0]
+                        kn.print_seen = (at[0], image[y0:y1, x0:x1].copy())
+                break  # the pile's top card, read surely: the other fits are of the cards below
+        return dets
 
     def _one_per_place(self, dets: list[Detection]) -> list[Detection]:
         """Outline hypotheses of one card may read as two (a sure read and a look-alike at an
@@ -929,35 +957,45 @@ class Tracker:
                 quads.extend([fq, fq, fq])
         return quads
 
-    def _print_change_quads(self, image: np.ndarray, reg: np.ndarray) -> list[np.ndarray]:
-        """Outlines (image corners, each thrice: _new_reads reads them in threes) of a card
-        laid squarely on one much like it (a 6 of hearts on the 5), where only the print
-        changed, in pieces each smaller than a card: the best fits on the pile whose print
-        changed (not on one whose rim alone did: the last card laid there, a little askew)."""
-        quads: list[np.ndarray] = []
+    def _print_change_quads(self, image: np.ndarray, reg: np.ndarray) -> list[tuple[_Known, list[np.ndarray]]]:
+        """Outlines (image corners) of a card laid squarely on one much like it (a 6 of hearts
+        on the 5), where only the print changed, in pieces each smaller than a card: the best
+        fits on each pile whose print changed (not on one whose rim alone did: the last card
+        laid there, a little askew), with the pile's top card."""
+        out: list[tuple[_Known, list[np.ndarray]]] = []
         for kn in self.model:
             if kn.top and self._touches(kn.quad, reg) and self._print_changed(image, kn) >= PRINT_CHANGED:
                 fits = self._fit_card(image, kn.x, kn.y, others=2)
-                for q in (fits[0], *fits[2:]):
-                    quads.extend([q, q, q])
-        return quads
+                out.append((kn, [fits[0], *fits[2:]]))
+        return out
 
-    def _print_changed(self, image: np.ndarray, kn: _Known) -> float:
-        """The share of a model card's print (its outline less its white margin) that differs
-        from the reference picture: all of it, not only the changed region at hand (a new
-        card's pips differ from the old one's in pieces, each a region of its own)."""
-        assert self._ref_full is not None
+    def _print_box(self, image: np.ndarray, kn: _Known) -> tuple[tuple[int, int, int, int], np.ndarray] | None:
+        """The image box of a model card's print (its outline less its white margin), and the
+        print's pixels in it."""
         mid = kn.quad.mean(axis=0)
         inner = mid + PRINT_INSIDE * (kn.quad - mid)
         h, w = image.shape[:2]
-        x0, y0 = np.clip(np.floor(inner.min(axis=0)).astype(int), 0, [w, h])
-        x1, y1 = np.clip(np.ceil(inner.max(axis=0)).astype(int) + 1, 0, [w, h])
+        x0, y0 = (int(v) for v in np.clip(np.floor(inner.min(axis=0)), 0, [w, h]))
+        x1, y1 = (int(v) for v in np.clip(np.ceil(inner.max(axis=0)) + 1, 0, [w, h]))
         if x1 <= x0 or y1 <= y0:
-            return 0.0
-        d = np.max(cv2.absdiff(image[y0:y1, x0:x1], self._ref_full[y0:y1, x0:x1]), axis=2) > self.thr + 8
-        m = np.zeros(d.shape, np.uint8)
+            return None
+        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.fillConvexPoly(m, np.round(inner - [x0, y0]).astype(np.int32), 1)
-        inside = m > 0
+        return (x0, y0, x1, y1), m > 0
+
+    def _print_changed(self, image: np.ndarray, kn: _Known) -> float:
+        """The share of a model card's print that differs from the reference picture (or from
+        its picture when last read as itself there, if later): all of it, not only the changed
+        region at hand (a new card's pips differ from the old one's in pieces, each a region of
+        its own)."""
+        assert self._ref_full is not None
+        at = self._print_box(image, kn)
+        if at is None:
+            return 0.0
+        (x0, y0, x1, y1), inside = at
+        base = kn.print_seen[1] if kn.print_seen is not None and kn.print_seen[0] == at[0] \
+            else self._ref_full[y0:y1, x0:x1]
+        d = np.max(cv2.absdiff(image[y0:y1, x0:x1], base), axis=2) > self.thr + 8
         return float(np.count_nonzero(d & inside)) / max(1, int(np.count_nonzero(inside)))
 
     @staticmethod
