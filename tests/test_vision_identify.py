@@ -980,3 +980,32 @@ def test_a_pair_margin_is_sure_sooner_where_the_faces_are_our_drawings(
                               twins=True)
     assert got.code == "7S" and (got.confidence >= 0.9) == sure, got
     assert asked == [sure]  # the quad is laid on the shared print first only there too
+
+
+@pytest.mark.parametrize("code, twin", [("3S", "3C"), ("QC", "QS")])
+def test_a_twin_the_pair_read_chose_on_a_blob_outline_is_read_again_on_the_sharpened_one(
+        monkeypatch, code: str, twin: str) -> None:
+    """A blob hypothesis's read that the pair read settled as a card's twin, on an outline a few
+    pixels off (in dealt rows, a 3 of spades read surely as the 3 of clubs, a queen of clubs
+    outlined at four fifths of its size as the queen of spades), is read again on its outline
+    sharpened on the image's edges, and that read stands where it names another card. A read
+    that names the card again, or one the pair read did not settle, is kept as it is, with no
+    second read."""
+    import vision.identify as ident
+    from vision.types import Detection
+
+    deck = get_deck("standard")
+    comp = Composer(200, 200, cloth=(60, 70, 50), rng=np.random.default_rng(3))
+    q = card_quad(100, 100, 17, L)
+    comp.add_card(deck, code, q)
+    image = comp.finish(blur=1.0, noise=2.0).image
+    corners = tuple(map(tuple, q))
+    wrong = (Detection(twin, corners, 1.0), ident._Match(twin, None, 0, 1.0, 0.0, 0.003, rival=(code, None), paired=0.2))
+    det, _ = ident._twin_resettled(image, deck, *wrong)
+    assert det.code in (code, UNKNOWN)
+
+    reads = _counted(monkeypatch, ident, "_read_region")
+    right = (Detection(code, corners, 1.0), ident._Match(code, None, 0, 1.0, 0.0, 0.003, rival=(twin, None), paired=0.2))
+    assert ident._twin_resettled(image, deck, *right)[0] is right[0] and len(reads) == 1
+    unpaired = (wrong[0], replace(wrong[1], paired=0.0))
+    assert ident._twin_resettled(image, deck, *unpaired)[0] is wrong[0] and len(reads) == 1
