@@ -602,7 +602,7 @@ class Tracker:
         new_quads = self._card_quads(frame, reg, st)
         if not new_quads:
             # no card's shape: where the reads find nothing, the change is taken in as it is
-            return self._one_per_place(self._print_change_reads(frame.image, reg, k)), False
+            return self._one_per_place(self._print_change_reads(frame.image, reg, k, quick)), False
         if quick:
             new_quads = new_quads[:3]  # the patch is one card at most: its first outlines
         dets: list[Detection] = []
@@ -616,11 +616,13 @@ class Tracker:
                 dets.append(best)
         return self._one_per_place(dets), True
 
-    def _print_change_reads(self, image: np.ndarray, reg: np.ndarray, k: int) -> list[Detection]:
+    def _print_change_reads(self, image: np.ndarray, reg: np.ndarray, k: int,
+                            quick: bool = False) -> list[Detection]:
         """The reads of the cards that may lie squarely on a pile whose print changed (each
-        outline read quickly, and fully only where that read is unsure but not of nothing: such
-        a card shows whole, and the pieces of its print that settle later ask again). Where the pile's top card reads as itself, its print is remembered as
-        it shows now, so that those pieces do not ask again for it."""
+        outline read quickly, and fully only where that read is unsure but not of nothing, and
+        the caller takes more than sure reads: such a card shows whole, and the pieces of its
+        print that settle later ask again). Where the pile's top card reads as itself, its print
+        is remembered as it shows now, so that those pieces do not ask again for it."""
         dets: list[Detection] = []
         for kn, outlines in self._print_change_quads(image, reg):
             for q in outlines:
@@ -628,7 +630,7 @@ class Tracker:
                        for d in dets):
                     continue  # on a card read fully surely (another pile's fits, as in _new_reads)
                 first = self._read_quick(image, q, self.deck)
-                d = self._best_of(image, [q], k, quick=not NOTHING_THERE <= first.confidence < SURE)
+                d = self._best_of(image, [q], k, quick=quick or not NOTHING_THERE <= first.confidence < SURE)
                 if d is None:
                     continue
                 dets.append(d)
