@@ -561,6 +561,18 @@ def test_a_card_laid_in_the_slot_a_look_alike_left_under_the_arm_is_seen(slot):
     assert [o.code for o, _, _ in obs if o.kind == "card_rest"] == ["G12"]
 
 
+def _card_events(sim, deck, lay) -> list[tuple]:
+    """(kind, code, zone) of the card events the tracker tells over a simulated table's frames."""
+    tracker, got = None, []
+    for frame, _ in sim:
+        if tracker is None:
+            tracker = Tracker(deck, lay, calibrate(frame.image, lay.table_w, lay.table_h))
+        got += [(o.kind, o.code, o.zone) for o in tracker.update(frame)
+                if o.kind in ("card_rest", "reveal", "take_back")]
+        tracker.read_ahead()
+    return got
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_card_turned_on_one_of_its_colour_on_a_waste_is_revealed(seed):
     """G11 laid 15 degrees turned on G5, filmed soft: the two green fields differ little, and an
@@ -576,14 +588,7 @@ def test_a_card_turned_on_one_of_its_colour_on_a_waste_is_revealed(seed):
                    initial=[CardPose(deck, "G5", w.cx, w.cy, w.angle_deg)],
                    camera=CameraSpec(width=1920, height=1080, tilt_deg=12.0), look=look,
                    rng=np.random.default_rng(seed), fps=30.0)
-    tracker, got = None, []
-    for frame, _ in sim:
-        if tracker is None:
-            tracker = Tracker(deck, lay, calibrate(frame.image, lay.table_w, lay.table_h))
-        got += [(o.kind, o.code, o.zone) for o in tracker.update(frame)
-                if o.kind in ("card_rest", "reveal", "take_back")]
-        tracker.read_ahead()
-    assert got == [("reveal", "G11", "waste:2")]
+    assert _card_events(sim, deck, lay) == [("reveal", "G11", "waste:2")]
 
 
 # a red felt under harsh light, as a game of the tracking benchmark films it (standard deck,
@@ -605,14 +610,7 @@ def _turned_onto_waste(under: str, top: str, seed: int) -> list[tuple]:
                    initial=[CardPose(deck, under, w.cx, w.cy, w.angle_deg)],
                    camera=CameraSpec(width=1920, height=1080, tilt_deg=8.1, yaw_deg=0.4), look=_RED_FELT,
                    rng=np.random.default_rng(seed), fps=30.0)
-    tracker, got = None, []
-    for frame, _ in sim:
-        if tracker is None:
-            tracker = Tracker(deck, lay, calibrate(frame.image, lay.table_w, lay.table_h))
-        got += [(o.kind, o.code, o.zone) for o in tracker.update(frame)
-                if o.kind in ("card_rest", "reveal", "take_back")]
-        tracker.read_ahead()
-    return got
+    return _card_events(sim, deck, lay)
 
 
 @pytest.mark.parametrize("seed", [1, 4])

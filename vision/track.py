@@ -1096,7 +1096,8 @@ class Tracker:
         angles = np.arange(0, 180, 5.0)
         sh = np.arange(-14, 14.1, 2.0)
         sc = scores(angles, sh, sh)
-        order = np.argsort(-sc, axis=None, kind="stable")  # (the first of equals, as argmax)
+        # (a full sort only where other poses are asked for; stable: the first of equals, as argmax)
+        order = np.argsort(-sc, axis=None, kind="stable") if others else [int(np.argmax(sc))]
         poses: list[tuple[float, float, float]] = []
         for flat in order:
             i, j, k = np.unravel_index(int(flat), sc.shape)
