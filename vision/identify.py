@@ -1024,7 +1024,7 @@ def _doubted(best: tuple[np.ndarray, _Match], reads: list[tuple[np.ndarray, _Mat
     read the 9 at 1.0). Reads that fit far worse (WORSE_FIT) say nothing against it."""
     m = best[1]
     against = max((r.confidence for _, r in reads if (r.code, r.back) != (m.code, m.back)
-                   and r.error <= WORSE_FIT * m.error), default=0.0)
+                   and r.error <= WORSE_FIT * m.error and not _twin_reads(m, r)), default=0.0)
     if against <= 0.0 or m.confidence <= 1.0 - against:
         return best
     keep = (1.0 - against) / m.confidence
@@ -1052,11 +1052,27 @@ def _stands(same: bool, conf: tuple[float, float], err: tuple[float, float]) -> 
 
 def _either(a: tuple[np.ndarray, _Match], b: tuple[np.ndarray, _Match]) -> tuple[np.ndarray, _Match]:
     """Two reads of one card on two outlines, settled by _stands (a cut counts against the
-    read's quality, so that a later margin keeps it)."""
+    read's quality, so that a later margin keeps it; not where the two reads name a standard
+    card and its twin: see _twin_reads)."""
     i, keep = _stands((a[1].code, a[1].back) == (b[1].code, b[1].back),
                       (a[1].confidence, b[1].confidence), (a[1].error, b[1].error))
     q, m = (a, b)[i]
-    return q, (m if keep == 1.0 else replace(m, confidence=m.confidence * keep, quality=m.quality * keep))
+    if keep == 1.0:
+        return q, m
+    if _twin_reads(a[1], b[1]):
+        return q, replace(m, confidence=m.confidence * keep)
+    return q, replace(m, confidence=m.confidence * keep, quality=m.quality * keep)
+
+
+def _twin_reads(a: _Match, b: _Match) -> bool:
+    """Do two reads name a standard card and its twin, each the other's rival? The templates'
+    margin between twins comes from a picture too coarse for a small spade and club, and the
+    pair read settles it on the image's own pixels (_pair_settled), so their disagreement is no
+    doubt about the card's outline: an ace of spades outlined well read as the ace of clubs by
+    0.6, searched 1.6 pixels down as the ace of spades by 0.0, and the pair read chose the spade
+    by 0.17; with the quality cut by the first read's 0.6, it stood at 0.4."""
+    return (a.back is None and b.back is None and _twins(a.code, b.code) and a.rival is not None
+            and b.rival is not None and a.rival[0] == b.code and b.rival[0] == a.code)
 
 
 PAIR_TRY = 0.9  # a margin below this against one other face is settled by vision/pair_read.py
@@ -1331,6 +1347,8 @@ WHOLE_MOVE = 0.12  # share of its short side a rectangle fitted whole may be sea
 # card it was fitted around, not part of one)
 
 
+FIT_CLEARLY = 2.0  # a read of a card whose error is this many times below another's has its outline
+
 OUTLINE_SHOWS = 0.25  # share of its weakest side along which a hypothesis's outline must show
 OUTLINE_ANY = 0.7  # ... and of its best side, or its read is never sure (NO_OUTLINE at most) ...
 OUTLINE_SECOND = 0.4  # ... and of its second best side
@@ -1395,7 +1413,10 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
 
     def claim(det: Detection, m: _Match) -> None:
         """Keep a blob read unless a single card or a read ranked as high holds its place; it
-        displaces the lower-ranked reads there. Of two ranked alike, the first stands (the
+        displaces the lower-ranked reads there. Of two outlines read as the same card, one
+        whose read fits it clearly better (FIT_CLEARLY) stands whatever their ranks: a card
+        back, its white margin on a white face below, shows no outline along that side, and a
+        rectangle across it and part of the face below, with edges all round, read it too. Of two ranked alike, the first stands (the
         better-supported seed, or the surer quick read), unless they name different cards and
         the later one fits its picture better: two quads of one card, one of them a few pixels
         off it, read a king of hearts as itself and (the first) as the king of diamonds."""
@@ -1408,7 +1429,10 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
         rivals = [k for k in kept if _overlaps(q, k[1])]
 
         def holds(k: tuple[Detection, np.ndarray, int, float]) -> bool:
-            if k[2] != rank or (k[0].code, k[0].back) == (det.code, det.back):
+            same = (k[0].code, k[0].back) == (det.code, det.back)
+            if same and min(k[2], rank) >= 0 and max(k[3], m.error) > FIT_CLEARLY * min(k[3], m.error):
+                return k[3] <= m.error
+            if k[2] != rank or same:
                 return k[2] >= rank
             return k[3] <= m.error
         if any(holds(k) for k in rivals):
