@@ -413,6 +413,42 @@ def test_two_reads_naming_two_cards_the_better_fit_stands_less_sure() -> None:
     assert q is q2 and m.confidence == 1.0
 
 
+def test_two_reads_naming_a_standard_card_and_its_twin_leave_the_twin_to_the_pair_read() -> None:
+    """The templates' margin between twins (a small spade and club) is not evidence against the
+    outline: the read that fits better stands, less sure, but with its quality whole, so that
+    the pair read can make it sure; reads of two cards that are not twins cut it as before."""
+    from vision.identify import _doubted, _either, _Match
+
+    q1, q2 = np.zeros((4, 2), np.float32), np.ones((4, 2), np.float32)
+    clubs = _Match("AC", None, 0, 0.6, 0.0, 0.0019, rival=("AS", None), rival_margin=0.6)
+    spades = _Match("AS", None, 0, 0.0, 0.0, 0.0013, rival=("AC", None), rival_margin=0.0)
+    q, m = _either((q1, clubs), (q2, spades))
+    assert q is q2 and m.code == "AS" and m.quality == 1.0
+    _, m = _doubted((q2, m), [(q1, clubs), (q2, m)])
+    assert m.quality == 1.0
+    four = _Match("4S", None, 0, 0.6, 0.0, 0.0019, rival=("AS", None), rival_margin=0.6)
+    _, m = _either((q1, four), (q2, spades))
+    assert m.code == "AS" and abs(m.quality - 0.4) < 1e-9
+    hearts = _Match("AH", None, 0, 0.6, 0.0, 0.0019, rival=("AD", None), rival_margin=0.6)
+    _, m = _either((q1, hearts), (q2, spades))  # not each other's rival: not the twin question
+    assert abs(m.quality - 0.4) < 1e-9
+
+
+def test_of_two_outlines_read_as_one_card_the_clearly_better_fit_holds_the_place() -> None:
+    from vision.identify import FIT_CLEARLY, _holds_place
+
+    # the same card: ranks decide, unless one read fits it clearly better
+    assert _holds_place(True, (3, 0.0215), (1, 0.0215))
+    assert not _holds_place(True, (3, 0.0215), (1, 0.0082))
+    assert _holds_place(True, (1, 0.0082), (3, 0.0215))
+    assert _holds_place(True, (3, 0.01), (1, 0.01 / (0.9 * FIT_CLEARLY)))  # not clearly better
+    assert _holds_place(True, (3, 0.03), (-1, 0.001))  # no outline at all: ranks decide
+    # two cards: the higher rank, and of two ranked alike the better fit
+    assert _holds_place(False, (3, 0.03), (1, 0.001))
+    assert not _holds_place(False, (2, 0.03), (2, 0.01))
+    assert _holds_place(False, (2, 0.01), (2, 0.03))
+
+
 def test_settle_two_reads_of_one_card_on_two_outlines() -> None:
     """The tracker's outline hypotheses for one card, settled as _either settles reads."""
     from vision.identify import settle

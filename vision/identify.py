@@ -1374,6 +1374,22 @@ def _rank(image: np.ndarray, q: np.ndarray, det: Detection, m: _Match) -> int:
     return 2 * (float(support.min()) >= OUTLINE_SHOWS) + (m.code == det.code)
 
 
+def _holds_place(same: bool, kept: tuple[int, float], new: tuple[int, float]) -> bool:
+    """Does a kept blob read hold its place against a new read of the same place? Each is
+    (_rank, fit error); same: they name the same card. The higher-ranked stands, and of two
+    ranked alike the kept one, unless they name different cards and the new one fits better.
+    Of two outlines read as the same card, one whose read fits it clearly better (FIT_CLEARLY)
+    stands whatever their ranks: a card back, its white margin on a white face below, shows no
+    outline along that side, and a rectangle across it and part of the face below, with edges
+    all round, read it too (at 2.6 times the error)."""
+    (k_rank, k_err), (rank, err) = kept, new
+    if same and min(k_rank, rank) >= 0 and max(k_err, err) > FIT_CLEARLY * min(k_err, err):
+        return k_err <= err
+    if k_rank != rank or same:
+        return k_rank >= rank
+    return k_err <= err
+
+
 def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
              known: list[np.ndarray] | None = None, area: np.ndarray | None = None,
              markers: bool = True) -> list[Detection]:
@@ -1412,11 +1428,8 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
     sure: list[np.ndarray] = list(known_quads)  # hypotheses centred on these are not read
 
     def claim(det: Detection, m: _Match) -> None:
-        """Keep a blob read unless a single card or a read ranked as high holds its place; it
-        displaces the lower-ranked reads there. Of two outlines read as the same card, one
-        whose read fits it clearly better (FIT_CLEARLY) stands whatever their ranks: a card
-        back, its white margin on a white face below, shows no outline along that side, and a
-        rectangle across it and part of the face below, with edges all round, read it too. Of two ranked alike, the first stands (the
+        """Keep a blob read unless a single card or a read that _holds_place holds its place; it
+        displaces the reads there that do not. Of two ranked alike, the first stands (the
         better-supported seed, or the surer quick read), unless they name different cards and
         the later one fits its picture better: two quads of one card, one of them a few pixels
         off it, read a king of hearts as itself and (the first) as the king of diamonds."""
@@ -1429,12 +1442,7 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
         rivals = [k for k in kept if _overlaps(q, k[1])]
 
         def holds(k: tuple[Detection, np.ndarray, int, float]) -> bool:
-            same = (k[0].code, k[0].back) == (det.code, det.back)
-            if same and min(k[2], rank) >= 0 and max(k[3], m.error) > FIT_CLEARLY * min(k[3], m.error):
-                return k[3] <= m.error
-            if k[2] != rank or same:
-                return k[2] >= rank
-            return k[3] <= m.error
+            return _holds_place((k[0].code, k[0].back) == (det.code, det.back), (k[2], k[3]), (rank, m.error))
         if any(holds(k) for k in rivals):
             return
         kept[:] = [k for k in kept if not any(k is r for r in rivals)] + [(det, q, rank, m.error)]
