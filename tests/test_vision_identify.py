@@ -432,6 +432,9 @@ def test_two_reads_naming_a_standard_card_and_its_twin_leave_the_twin_to_the_pai
     hearts = _Match("AH", None, 0, 0.6, 0.0, 0.0019, rival=("AD", None), rival_margin=0.6)
     _, m = _either((q1, hearts), (q2, spades))  # not each other's rival: not the twin question
     assert abs(m.quality - 0.4) < 1e-9
+    poor = replace(clubs, quality=0.2, confidence=0.12)  # it barely sees a card: it may be neither
+    _, m = _either((q1, poor), (q2, spades))
+    assert abs(m.quality - 0.88) < 1e-9
 
 
 def test_of_two_outlines_read_as_one_card_the_clearly_better_fit_holds_the_place() -> None:

@@ -106,12 +106,16 @@ RIVAL_EXPLAINS = 0.0125  # ... and below which a rival explains a cell well (see
 GAIN_SPREAD = (0.85, 1.18)  # allowed white-balance error per channel, relative to the mean gain
 ROBUST_ROUNDS = 2  # fits on the cells the previous fit explained
 MAX_COVERED = 0.65  # a card this much covered is not read at all (from 30 % less, less sure)
-MAX_GLARE = 0.45  # the largest offset (glare, haze) fitted, as a share of the card's white
+MIN_GAIN = 0.35  # the least contrast of the print fitted, as a share of the card's (its mean gain) ...
+MAX_GLARE = 0.45  # ... and the largest offset (glare, haze) fitted, as a share of the card's white
 GLARE_RIDGE = 1.0  # holds the fitted offset towards none: glare is the exception
 WASHED_OUT = 0.05  # ... unless this share of the card's pixel channels is clipped: glare is seen
 FREER_FIT = 0.9  # ... and the offset fitted freely fits the best card better by this factor
 FREE_TRIAL = 8  # ... tried first on this many of the likeliest templates (it costs a full fit)
-FREE_HOLD = 0.05  # (fitted freely, the offset is still held a little: a plain field's is its gain's twin)
+FREE_HOLD = 0.005  # (fitted freely, the offset is still held a little: a plain field's is its gain's twin)
+FREE_MIN_GAIN = 0.2  # ... and its print may be as faint, and the glare as strong, as this (a ten of
+FREE_MAX_GLARE = 0.8  # hearts in a lamp's glare, its pips' green 0.74 of the paper's, fits at
+# gain 0.25 and offset 0.75: held at 0.35 and 0.45, every template left more than a blank card)
 SLOPE_HOLD = 1.0  # ... and its slope across the card (a share of that hold) once the gains are set
 PLANE_FROM = 0.016  # the best template's score above which the offset is also fitted as a plane
 SECOND_START = 0.2  # share of the best card's cells unexplained above which the fit starts twice
@@ -338,15 +342,17 @@ def _fit(sx, sxt, s_t, s_tt, use, den, plane: bool = False, hold: float = GLARE_
     plain colour field cannot be turned into another colour; b (glare, haze) is the same for all
     channels and held towards none (by hold: GLARE_RIDGE, FREE_HOLD where glare is seen); plane: b
     may be a plane across the card (a lamp's glare fades across it: a card near its middle is
-    washed out at one end and not the other).
+    washed out at one end and not the other). Where glare is seen (hold below GLARE_RIDGE), the
+    print may be fainter and the offset larger (FREE_MIN_GAIN, FREE_MAX_GLARE).
     """
     w = use[:, None]
+    low, top = (MIN_GAIN, MAX_GLARE) if hold >= GLARE_RIDGE else (FREE_MIN_GAIN, FREE_MAX_GLARE)
     sum_xt = (sxt * w).sum(axis=0)
     sum_tt = np.maximum((s_tt * w).sum(axis=0), 1e-6)
     m = sxt.shape[2]
     if not plane:
         return _fit_flat((sx * w).sum(axis=0), sum_xt, (s_t * w).sum(axis=0), sum_tt, (den * use).sum(axis=0), m,
-                         hold)
+                         hold, low, top)
     st_phi = (_PHI.T @ (s_t * w).reshape(len(_PHI), -1)).reshape(3, 3, m)  # (3 terms, 3 channels, m)
     x_phi = _PHI.T @ (sx * w).sum(axis=1)  # (3 terms, m)
     wc = den * use  # (cells, m)
@@ -354,11 +360,11 @@ def _fit(sx, sxt, s_t, s_tt, use, den, plane: bool = False, hold: float = GLARE_
 
     def gains(b):  # b (cells, m)
         a = (sum_xt - (s_t * w * b[:, None, :]).sum(axis=0)) / sum_tt
-        mean = np.minimum(np.maximum(a.mean(axis=0), 0.35), 2.5)  # (np.clip is slow on small arrays)
+        mean = np.minimum(np.maximum(a.mean(axis=0), low), 2.5)  # (np.clip is slow on small arrays)
         return np.minimum(np.maximum(a, mean * GAIN_SPREAD[0]), mean * GAIN_SPREAD[1])
 
     def held(beta):  # the plane, per cell, within the offsets allowed
-        return np.minimum(np.maximum(_PHI @ beta, -0.15), MAX_GLARE)
+        return np.minimum(np.maximum(_PHI @ beta, -0.15), top)
 
     # as in _fit_flat, the plane's terms solved jointly with the gains, then again once they are set
     ridge = np.broadcast_to((hold * npx / 3)[None], (3, npx.size))
@@ -371,13 +377,14 @@ def _fit(sx, sxt, s_t, s_tt, use, den, plane: bool = False, hold: float = GLARE_
     return gains(b), b
 
 
-def _fit_flat(sum_x, sum_xt, sum_t, sum_tt, npx, m, hold: float = GLARE_RIDGE):
+def _fit_flat(sum_x, sum_xt, sum_t, sum_tt, npx, m, hold: float = GLARE_RIDGE, low: float = MIN_GAIN,
+              top: float = MAX_GLARE):
     """_fit with one offset over the whole card, from the sums over the cells in use."""
     npx = np.maximum(npx, 1.0)
 
     def gains(b):
         a = (sum_xt - b * sum_t) / sum_tt
-        mean = np.minimum(np.maximum(a.mean(axis=0), 0.35), 2.5)  # (np.clip is slow on small arrays)
+        mean = np.minimum(np.maximum(a.mean(axis=0), low), 2.5)  # (np.clip is slow on small arrays)
         return np.minimum(np.maximum(a, mean * GAIN_SPREAD[0]), mean * GAIN_SPREAD[1])
 
     # the least-squares offset with the gains solved jointly (with a mostly white card the two are
@@ -386,10 +393,10 @@ def _fit_flat(sum_x, sum_xt, sum_t, sum_tt, npx, m, hold: float = GLARE_RIDGE):
     c3 = npx / 3  # pixels per channel
     num = sum_x.sum(axis=0) - (sum_t * sum_xt / sum_tt).sum(axis=0)
     den_b = npx - (sum_t ** 2 / sum_tt).sum(axis=0) + hold * c3
-    b = np.minimum(np.maximum(num / den_b, -0.15), MAX_GLARE)
+    b = np.minimum(np.maximum(num / den_b, -0.15), top)
     a = gains(b)
     # the gains may have been held to their bounds: the offset that best goes with them
-    b = np.minimum(np.maximum((sum_x - a * sum_t).sum(axis=0) / npx, -0.15), MAX_GLARE)
+    b = np.minimum(np.maximum((sum_x - a * sum_t).sum(axis=0) / npx, -0.15), top)
     return gains(b), np.broadcast_to(b[None], (GRID[0] * GRID[1], m))
 
 
@@ -1070,9 +1077,16 @@ def _twin_reads(a: _Match, b: _Match) -> bool:
     pair read settles it on the image's own pixels (_pair_settled), so their disagreement is no
     doubt about the card's outline: an ace of spades outlined well read as the ace of clubs by
     0.6, searched 1.6 pixels down as the ace of spades by 0.0, and the pair read chose the spade
-    by 0.17; with the quality cut by the first read's 0.6, it stood at 0.4."""
+    by 0.17; with the quality cut by the first read's 0.6, it stood at 0.4. Only where both
+    reads see the card well (TWIN_READS_QUALITY): a read that barely fits one of the twins
+    may be of neither (a seven of hearts under a card slid over it, read as a six of hearts,
+    and on the grown outline, poorly, as the six of diamonds)."""
     return (a.back is None and b.back is None and _twins(a.code, b.code) and a.rival is not None
-            and b.rival is not None and a.rival[0] == b.code and b.rival[0] == a.code)
+            and b.rival is not None and a.rival[0] == b.code and b.rival[0] == a.code
+            and min(a.quality, b.quality) >= TWIN_READS_QUALITY)
+
+
+TWIN_READS_QUALITY = 0.5
 
 
 PAIR_TRY = 0.9  # a margin below this against one other face is settled by vision/pair_read.py
