@@ -316,6 +316,27 @@ def test_a_card_washed_out_whole_by_glare_is_read(deck_name: str, code: str, was
     assert det.code == code and det.confidence >= 0.9, (det.code, det.confidence)
 
 
+@pytest.mark.parametrize("deck_name", ["wackee-six", "wig-out", "wonky"])
+def test_a_card_washed_out_to_a_faint_print_is_read(deck_name: str) -> None:
+    """Glare that lifts the print seven tenths of the way to white leaves it faint but there:
+    where the white is seen clipped, the fit lets the print's contrast fall to a fifth and the
+    glare's offset rise to 0.8 of the white. Held at 0.35 and 0.45, every template left more
+    than a blank card did, and none of these read."""
+    deck = get_deck(deck_name)
+    codes = deck.codes[::3]
+    right = 0
+    for code in codes:
+        comp = Composer(300, 300, cloth=(110, 100, 90), rng=np.random.default_rng(4))
+        comp.add_card(deck, code, card_quad(150, 150, 30.0, 80))
+        scene = comp.finish(blur=1.0, noise=2.0)
+        img = scene.image.astype(np.float32) * 1.15
+        img = np.clip(img + 0.7 * (255 - img), 0, 255).astype(np.uint8)
+        det = identify_region(img, np.array(scene.cards[0].corners), deck)
+        assert det.code in (code, UNKNOWN) or det.confidence < 0.9, (code, det.code, det.confidence)
+        right += det.code == code and det.confidence >= 0.9
+    assert right >= 0.8 * len(codes), (right, len(codes))
+
+
 @pytest.mark.parametrize("deck_name", ["spite-and-malice", "wackee-six", "wig-out", "wonky", "slap-wacky"])
 def test_no_card_washed_out_past_reading_is_read_surely_as_another(deck_name: str) -> None:
     """Washed out further than the fit can follow, a card may go unread, never be read surely
