@@ -458,6 +458,25 @@ def test_two_reads_naming_a_standard_card_and_its_twin_leave_the_twin_to_the_pai
     assert abs(m.quality - 0.88) < 1e-9
 
 
+@pytest.mark.parametrize("code,twin,other", [("KH", "KD", "JH"), ("7S", "7C", "8S"), ("3C", "3S", "2C")])
+def test_a_standard_card_read_surely_as_its_twin_is_doubted_by_the_pair_read(code: str, twin: str, other: str) -> None:
+    """Where the templates put a card's twin ahead of it and another card closest behind, the
+    pair read still compares the twins; where it favours the other twin, the read is cut. The
+    card's own read, checked the same way, keeps its confidence."""
+    from vision.identify import _Match, _oriented, _twin_checked
+
+    deck = get_deck("standard")
+    comp = Composer(240, 240, cloth=(40, 110, 40), rng=np.random.default_rng(5))
+    comp.add_card(deck, code, card_quad(120, 120, 20.0, 100))
+    scene = comp.finish(blur=0.8, noise=2.0)
+    q = _oriented(np.array(scene.cards[0].corners, np.float32))
+    rot = 0 if np.linalg.norm(q[0] - scene.cards[0].corners[0]) < 1 else 180
+    wrong = _twin_checked(scene.image, q, deck, _Match(twin, None, rot, 0.97, 0.0, 0.01, rival=(other, None)))
+    assert wrong.confidence < 0.5, wrong
+    right = _twin_checked(scene.image, q, deck, _Match(code, None, rot, 0.97, 0.0, 0.01, rival=(other, None)))
+    assert right.confidence == 0.97
+
+
 def test_of_two_outlines_read_as_one_card_the_clearly_better_fit_holds_the_place() -> None:
     from vision.identify import FIT_CLEARLY, _holds_place
 
