@@ -1100,6 +1100,7 @@ PAIR_SPAN = 0.05  # ... and this much more makes the read sure, where the faces 
 # where they are photographs of the cards (an enrolled deck), their own light and blur err too
 # (a real 4 of hearts favoured the 4 of diamonds by 0.175): four times as much
 PAIR_SPAN_PHOTOS = 0.2
+SMALL_INDEX_PX = 80  # a card narrower than this (image px) shows its index's suit in a few blurred pixels
 PAIR_STRUCTURE = 0.7  # ... and twice as much (PAIR_SPAN_VAGUE) where the best template explains
 # less of the picture than this: the card may be a third one (a tracker's outline 10 px off a six
 # of spades, over one column of its pips, read as a three, the pair read choosing the three of
@@ -1282,14 +1283,18 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
                 # the wrong one never passed PAIR_FLOOR); the index tells a small spade from a
                 # club by a shape model trained on fonts, which read a six of clubs as the six
                 # of spades fully surely: where the two disagree, the index is not sure
-                # (hearts and diamonds too, where the faces compared are our drawings: the
-                # index read a five of diamonds 56 px wide, outlined a pixel off, as the five of
-                # hearts fully surely, the pair read choosing the diamond by 0.2; not an
-                # enrolled deck's, whose pair read on its photographed faces chose the four of
-                # diamonds over a real four of hearts by 0.175)
+                # (hearts and diamonds too on a card so small that the index's suit is a few
+                # blurred pixels (SMALL_INDEX_PX), where the faces compared are our drawings:
+                # the index read a five of diamonds 56 px wide, outlined a pixel off, as the five
+                # of hearts fully surely, the pair read choosing the diamond by 0.2, on several
+                # whole pips; not on larger cards, whose index's silhouette the reader takes in,
+                # and whose pips may be drawn unlike ours: the pair read chose a foreign deck's
+                # two of diamonds over its two of hearts; nor an enrolled deck's, whose pair read
+                # on its photographed faces chose the four of diamonds over a real four of hearts
+                # by 0.175)
                 r_conf = r.confidence
-                if _twins(r.code, code) and m.paired > PAIR_FLOOR and (
-                        code[-1:] in _BLACK or deck.kind != "enrolled"):
+                small = deck.kind != "enrolled" and _card_like(index_q)[1] < SMALL_INDEX_PX
+                if _twins(r.code, code) and m.paired > PAIR_FLOOR and (code[-1:] in _BLACK or small):
                     r_conf *= max(0.0, 1.0 - m.paired / PAIR_CONTRADICTS)
                 if r_conf >= INDEX_SURE or (r_conf >= MIN_CONFIDENCE and r_conf > conf and sees_card):
                     code, conf, rot, q = r.code, r_conf, r.rot, index_q
