@@ -1100,19 +1100,19 @@ PAIR_SPAN = 0.05  # ... and this much more makes the read sure, where the faces 
 # where they are photographs of the cards (an enrolled deck), their own light and blur err too
 # (a real 4 of hearts favoured the 4 of diamonds by 0.175): four times as much
 PAIR_SPAN_PHOTOS = 0.2
-SMALL_INDEX_PX = 80  # a card narrower than this (image px) shows its index's suit in a few blurred pixels
-PAIR_STRUCTURE = 0.7  # ... and twice as much (PAIR_SPAN_VAGUE) where the best template explains
-# less of the picture than this: the card may be a third one (a tracker's outline 10 px off a six
-# of spades, over one column of its pips, read as a three, the pair read choosing the three of
-# spades by 0.076); of 157 twins the pair read chose by over its floor on the benchmark's tables,
-# 129 were read with a structure of 0.8 or more, all right
-PAIR_SPAN_VAGUE = 0.1
 # ... and so where over a tenth of the card is covered: the two faces may then both be wrong, the
 # card a third one whose hidden marks would tell (a three of clubs with its middle pip under
 # another card, read as a two, was a two of spades by 0.165); nor is the quad then moved onto
 # the print the faces share (pair_read._offset), which the cover's edges may pull off it (a
 # wig-out card a third covered, read as itself at 0.53, then favoured another character)
 PAIR_CLEAR = 0.1
+PAIR_STRUCTURE = 0.7  # the span is twice PAIR_SPAN (PAIR_SPAN_VAGUE) where the best template
+# explains less of the picture than this: the card may be a third one (a tracker's outline 10 px
+# off a six of spades, over one column of its pips, read as a three, the pair read choosing the
+# three of spades by 0.076); of 157 twins the pair read chose by over its floor on the
+# benchmark's tables, 129 were read with a structure of 0.8 or more, all right
+PAIR_SPAN_VAGUE = 0.1
+SMALL_INDEX_PX = 80  # a card narrower than this (image px) shows its index's suit in a few blurred pixels
 PAIR_CONTRADICTS = 0.1  # a pair margin this large for one twin leaves an index read of the other nothing
 PAIR_EXPLAINS = 0.5  # the better face must explain more of its marks than this (0.8: fully trusted)
 
@@ -1168,8 +1168,8 @@ def _pair_read(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, other: s
 
 
 def _twin_checked(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match) -> _Match:
-    """A standard card read at least as surely as reported, though its twin was not its closest
-    rival, is checked against the twin all the same; where the pair read favours the twin, the
+    """A standard card read surely enough to report (MIN_CONFIDENCE), though its twin was not its
+    closest rival, is checked against the twin all the same; where the pair read favours the twin, the
     two readers disagree and the read is that much less sure. On a blob's outline sharpened by
     0.6 px, the templates read a king of hearts 49 px wide as the king of diamonds at 0.97, with
     a jack of hearts the closest rival (the king of hearts read as itself at 0.86 on the outline
@@ -1491,10 +1491,10 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
 
     def claim(det: Detection, m: _Match) -> None:
         """Keep a blob read unless a single card or a read that _holds_place holds its place; it
-        displaces the reads there that do not. Of two ranked alike, the first stands (the
-        better-supported seed, or the surer quick read), unless they name different cards and
-        the later one fits its picture better: two quads of one card, one of them a few pixels
-        off it, read a king of hearts as itself and (the first) as the king of diamonds."""
+        displaces the reads there that do not. (Of two ranked alike, the first is the
+        better-supported seed, or the surer quick read; where they name different cards, the one
+        that fits its picture better stands: two quads of one card, one of them a few pixels off
+        it, read a king of hearts as itself and, the first, as the king of diamonds.)"""
         q = np.array(det.corners, np.float32)
         if any(_overlaps(q, kq) for kq in singles):
             return
