@@ -478,6 +478,8 @@ def test_a_standard_card_read_surely_as_its_twin_is_doubted_by_the_pair_read(cod
 
 
 def test_of_two_outlines_read_as_one_card_the_clearly_better_fit_holds_the_place() -> None:
+    """A red back on a white face showed no outline along that side; a rectangle across the back
+    and part of the face, with edges all round, ranked higher though it fitted 2.6 times worse."""
     from vision.identify import FIT_CLEARLY, _holds_place
 
     # the same card: ranks decide, unless one read fits it clearly better
