@@ -316,6 +316,16 @@ def test_a_card_washed_out_whole_by_glare_is_read(deck_name: str, code: str, was
     assert det.code == code and det.confidence >= 0.9, (det.code, det.confidence)
 
 
+def _washed_out_read(deck, code: str, wash: float):
+    """The read of one card, over-exposed a little and lifted this share of the way to white."""
+    comp = Composer(300, 300, cloth=(110, 100, 90), rng=np.random.default_rng(4))
+    comp.add_card(deck, code, card_quad(150, 150, 30.0, 80))
+    scene = comp.finish(blur=1.0, noise=2.0)
+    img = scene.image.astype(np.float32) * 1.15
+    img = np.clip(img + wash * (255 - img), 0, 255).astype(np.uint8)
+    return identify_region(img, np.array(scene.cards[0].corners), deck)
+
+
 @pytest.mark.parametrize("deck_name", ["wackee-six", "wig-out", "wonky"])
 def test_a_card_washed_out_to_a_faint_print_is_read(deck_name: str) -> None:
     """Glare that lifts the print seven tenths of the way to white leaves it faint but there:
@@ -326,12 +336,7 @@ def test_a_card_washed_out_to_a_faint_print_is_read(deck_name: str) -> None:
     codes = deck.codes[::3]
     right = 0
     for code in codes:
-        comp = Composer(300, 300, cloth=(110, 100, 90), rng=np.random.default_rng(4))
-        comp.add_card(deck, code, card_quad(150, 150, 30.0, 80))
-        scene = comp.finish(blur=1.0, noise=2.0)
-        img = scene.image.astype(np.float32) * 1.15
-        img = np.clip(img + 0.7 * (255 - img), 0, 255).astype(np.uint8)
-        det = identify_region(img, np.array(scene.cards[0].corners), deck)
+        det = _washed_out_read(deck, code, 0.7)
         assert det.code in (code, UNKNOWN) or det.confidence < 0.9, (code, det.code, det.confidence)
         right += det.code == code and det.confidence >= 0.9
     assert right >= 0.8 * len(codes), (right, len(codes))
@@ -343,12 +348,7 @@ def test_no_card_washed_out_past_reading_is_read_surely_as_another(deck_name: st
     as another card."""
     deck = get_deck(deck_name)
     for code in deck.codes[::3]:
-        comp = Composer(300, 300, cloth=(110, 100, 90), rng=np.random.default_rng(4))
-        comp.add_card(deck, code, card_quad(150, 150, 30.0, 80))
-        scene = comp.finish(blur=1.0, noise=2.0)
-        img = scene.image.astype(np.float32) * 1.15
-        img = np.clip(img + 0.75 * (255 - img), 0, 255).astype(np.uint8)
-        det = identify_region(img, np.array(scene.cards[0].corners), deck)
+        det = _washed_out_read(deck, code, 0.75)
         assert det.code in (code, UNKNOWN) or det.confidence < 0.9, (code, det.code, det.confidence)
 
 

@@ -1162,7 +1162,12 @@ def _pair_read(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, other: s
     faces = (deck.render_face(m.code, FACE_PX_PER_MM), deck.render_face(other, FACE_PX_PER_MM))
     drawn_clear = deck.kind != "enrolled" and m.covered < PAIR_CLEAR
     got, explained = pair_margin(image, np.roll(q, -((m.rot // 90) % 4), axis=0), faces, align=drawn_clear)
-    span = PAIR_SPAN_PHOTOS if not drawn_clear else PAIR_SPAN if m.structure >= PAIR_STRUCTURE else PAIR_SPAN_VAGUE
+    if not drawn_clear:
+        span = PAIR_SPAN_PHOTOS
+    elif m.structure < PAIR_STRUCTURE:
+        span = PAIR_SPAN_VAGUE
+    else:
+        span = PAIR_SPAN
     sure = float(np.clip((abs(got) - PAIR_FLOOR) / span, 0.0, 1.0))
     return got, sure * float(np.clip((explained - PAIR_EXPLAINS) / 0.3, 0.0, 1.0))
 
