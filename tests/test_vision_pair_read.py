@@ -161,3 +161,36 @@ def test_a_quad_two_pixels_off_is_first_laid_on_the_print_both_faces_share() -> 
         for a in np.radians(np.arange(0, 360, 45)):
             moved = pair_margin(img, q + 2.0 * np.array([np.cos(a), np.sin(a)], np.float32), faces)[0]
             assert abs(moved - true) < 0.08, (code, round(float(np.degrees(a))), moved, true)
+
+
+def test_a_quad_twisted_off_the_card_is_twisted_back_onto_its_print() -> None:
+    """A quad's corners are off by different amounts (a pose a little too large, or turned): a
+    shift lays the marks at the middle on theirs and leaves those at the ends a pixel or two
+    off (the right face then won by 0.075 only where the true outline gives 0.26, and the
+    margins left the true ones by 0.1 on average). The quad is also twisted onto the print both
+    faces share (an affine map), so the margins stay near what the true outline gives."""
+    from vision.decks.compose import Composer
+
+    deck = get_deck("standard")
+    codes = ["3C", "5C", "8C", "AC", "7S", "9S"]
+    rng = np.random.default_rng(3)
+    comp = Composer(900, 260, cloth=(40, 90, 50), rng=rng)
+    quads = []
+    for i, code in enumerate(codes):
+        q = card_quad(80 + i * 150, 130, float(rng.uniform(0, 360)), 78)
+        comp.add_card(deck, code, q, px_per_mm=8)
+        quads.append(np.asarray(q, np.float32))
+    img = comp.finish(blur=1.0, noise=2.0).image
+    twin = {"S": "C", "C": "S"}
+    departures = []
+    for code, q in zip(codes, quads, strict=True):
+        faces = (deck.render_face(code, FACE_PX_PER_MM), deck.render_face(code[:-1] + twin[code[-1]], FACE_PX_PER_MM))
+        true = pair_margin(img, q, faces)[0]
+        c = q.mean(axis=0)
+        for turn, grow in ((3.0, 1.04), (-3.0, 0.96), (0.0, 1.05), (4.0, 1.0), (0.0, 0.94)):
+            a = np.radians(turn)
+            r = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
+            got = pair_margin(img, (q - c) @ r.T * grow + c, faces)[0]
+            assert got > 0.08, (code, turn, grow, round(got, 3), round(true, 3))
+            departures.append(abs(got - true))
+    assert float(np.mean(departures)) < 0.05, np.round(departures, 3)

@@ -1103,7 +1103,7 @@ PAIR_SPAN_PHOTOS = 0.2
 # ... and so where over a tenth of the card is covered: the two faces may then both be wrong, the
 # card a third one whose hidden marks would tell (a three of clubs with its middle pip under
 # another card, read as a two, was a two of spades by 0.165); nor is the quad then moved onto
-# the print the faces share (pair_read._offset), which the cover's edges may pull off it (a
+# the print the faces share (pair_read._aligned), which the cover's edges may pull off it (a
 # wig-out card a third covered, read as itself at 0.53, then favoured another character)
 PAIR_CLEAR = 0.1
 PAIR_STRUCTURE = 0.7  # the span is twice PAIR_SPAN (PAIR_SPAN_VAGUE) where the best template
