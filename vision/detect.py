@@ -976,6 +976,9 @@ def _blob_cards_unsqueezed(image: np.ndarray, cnt: np.ndarray, long_px: float, f
 
 
 SEEDS_PER_CARD = 2  # rectangles fitted per card the blob's area could hold
+MAX_CENTRES = 3000  # a blob's grid of centres is thinned to this many (a pile in a lamp's glare,
+# joined to fifteen cards' area of cloth, thinned to 600, left a grid a sixth of a card apart, and
+# no rectangle near its top card's scored among the seeds; 3000 cost 2 % of identify()'s time)
 TURN_APART = math.radians(10)  # seeds turned less than this from each other are one
 PART_OF_CARD = 0.8  # a clean quad whose long side is shorter than this share of a card's is part of one
 RIGID_APART = 0.06  # a side-by-side fit whose corners left the whole-rectangle fit by this share of a card's width
@@ -1127,8 +1130,8 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
     ix = np.clip(np.rint(pts[:, 0] * f - x + 1).astype(int), 0, bw + 1)
     iy = np.clip(np.rint(pts[:, 1] * f - y + 1).astype(int), 0, bh + 1)
     pts = pts[depth[iy, ix] > 0.12 * long_px * f]
-    if len(pts) > 600:  # a very large blob (glare, a table edge): a sparser grid
-        pts = pts[:: int(np.ceil(len(pts) / 600))]
+    if len(pts) > MAX_CENTRES:  # a very large blob (glare, a table edge): a sparser grid
+        pts = pts[:: int(np.ceil(len(pts) / MAX_CENTRES))]
     if len(pts) == 0:
         return []
     # the directions to try at each centre: the dominant directions of the edges (mod 90
