@@ -208,8 +208,8 @@ def _aligned(crop: np.ndarray, q: np.ndarray, both: np.ndarray) -> np.ndarray:
     except cv2.error:  # no convergence: the shift stands
         return q
     twisted = (q @ warp[:, :2].T + warp[:, 2]).astype(np.float32)
-    if twisted_ecc <= shifted or float(np.abs(twisted - q).max()) > ALIGN_TWIST:
-        return q
+    if not twisted_ecc > shifted or float(np.abs(twisted - q).max()) > ALIGN_TWIST:
+        return q  # (a flat picture's ECC is NaN: no twist)
     return twisted
 
 
