@@ -540,6 +540,24 @@ def test_a_slide_of_half_a_pixel_is_told_from_noise_and_a_finger_rim():
     assert not tracker._moved_thin(grey(rim), b, foot, None)
 
 
+def test_a_cards_last_move_of_a_sixth_of_a_pixel_is_a_slide():
+    """A card slows as it lands: in its last frames before it rests it moves by a tenth or two
+    of a pixel, and the rest test took such a frame for rest (the card stamped two frames
+    early) where the move was under 0.2 px (SLIDE_PX)."""
+    tracker, _ = _bare_tracker()
+    rng = np.random.default_rng(3)
+    cloth = cv2.GaussianBlur(rng.normal(90, 25, (60, 70)).astype(np.float32), (0, 0), 1.0)
+    now, foot = _card_at_mid(cloth)
+    tracker._noise = 2.0
+    grey = _with_noise(rng, tracker._noise)
+    b = grey(now)
+    tracker._look_at(b, foot)
+    shifted = cv2.warpAffine(now, np.float32([[1, 0, 0.16], [0, 1, 0.06]]), (70, 60),
+                             borderMode=cv2.BORDER_REFLECT)
+    assert tracker._moved_thin(grey(shifted), b, foot, None)
+    assert not tracker._moved_thin(grey(now), b, foot, None)
+
+
 @pytest.mark.parametrize("slot", ["row:2:2", "row:2:4"])
 def test_a_card_laid_in_the_slot_a_look_alike_left_under_the_arm_is_seen(slot):
     """G12 is played from a row's slot to the centre, the player's forearm lying over the row the

@@ -84,7 +84,9 @@ STILL_RETRY_FRAMES = 6  # a still patch beside arms that read as no card is read
 HAND_OVER_READ = 0.5  # share of a card read surely while settling that an arm may cover now
 NOTHING_THERE = 0.3  # a read this unsure where a card was: no card shows there
 SLIDE_FIT = 150.0  # a slide's fit must explain this many times the noise of a frame difference
-SLIDE_PX = 0.2  # ... and move the card's edge by this much (mid-resolution px) somewhere
+SLIDE_PX = 0.15  # ... and move the card's edge by this much (mid-resolution px) somewhere (a card
+# slows as it lands, and in its last frames moves by a tenth or two of a pixel: a revealed 8 of
+# spades 0.17 px, explained 724 times the noise, which at 0.2 was taken for rest two frames early)
 BROAD_UNHIDDEN = 0.2  # share of a card's footprint changed broadly, no hand over it, from which ...
 OUTLINE_KEPT = 0.3  # ... the card's outline must show in the past picture this strongly (or it lay elsewhere)
 LINE_TIE = 0.1  # arms whose lines to a card stay inside their blob this nearly alike: the one ending there laid it
