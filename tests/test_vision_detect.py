@@ -226,11 +226,29 @@ def test_a_pile_top_field_is_found_when_blur_tints_its_margin(seed: int) -> None
     assert gap <= 4.0
 
 
+def _pile(comp, deck, rng: np.random.Generator, at: tuple[float, float], spread: float,
+          long_px: float) -> np.ndarray:
+    """A pile of two or three standard cards dropped roughly at one place (each within spread px
+    and 25 degrees of one turn) on the composer; the top card's quad."""
+    from vision.decks.compose import card_quad
+
+    def dropped() -> np.ndarray:
+        return card_quad(at[0] + rng.uniform(-spread, spread), at[1] + rng.uniform(-spread, spread),
+                         turn + rng.uniform(-25, 25), long_px)
+
+    turn = float(rng.uniform(0, 360))
+    for _ in range(int(rng.integers(1, 3))):  # one or two cards below
+        comp.add_card(deck, str(rng.choice(deck.codes[:52])), dropped())
+    top = dropped()
+    comp.add_card(deck, str(rng.choice(deck.codes[:52])), top)
+    return top
+
+
 def test_the_top_card_of_a_pile_of_white_faces_has_a_hypothesis_on_its_outline() -> None:
     """A white card on white cards shows no outline along the sides that lie on them: fitted
     side by side, such a side follows the card below and the quad leaves the top card. The
     rectangle fitted whole keeps the card's shape and is a hypothesis too."""
-    from vision.decks.compose import Composer, card_quad
+    from vision.decks.compose import Composer
 
     deck = get_deck("standard")
     rng = np.random.default_rng(5)
@@ -238,12 +256,7 @@ def test_the_top_card_of_a_pile_of_white_faces_has_a_hypothesis_on_its_outline()
     near = 0
     for seed in range(12):
         comp = Composer(360, 300, cloth=(40, 70, 45), rng=np.random.default_rng(seed))
-        turn = float(rng.uniform(0, 360))
-        for _ in range(int(rng.integers(1, 3))):  # one or two cards below, dropped roughly there
-            comp.add_card(deck, str(rng.choice(deck.codes[:52])), card_quad(
-                180 + rng.uniform(-14, 14), 150 + rng.uniform(-14, 14), turn + rng.uniform(-25, 25), long_px))
-        top = card_quad(180 + rng.uniform(-14, 14), 150 + rng.uniform(-14, 14), turn + rng.uniform(-25, 25), long_px)
-        comp.add_card(deck, str(rng.choice(deck.codes[:52])), top)
+        top = _pile(comp, deck, rng, (180, 150), 14, long_px)
         img = comp.finish(blur=1.0, noise=2.5, gradient=0.05).image
         gap = min(corner_gap(top, c.corners) for c in find_candidates(img, card_px=long_px))
         near += gap <= 0.1 * long_px * 0.714
@@ -400,7 +413,7 @@ def test_the_top_card_of_a_pile_joined_to_a_glare_has_a_hypothesis_on_its_outlin
     import cv2
 
     import vision.detect as detect
-    from vision.decks.compose import Composer, card_quad
+    from vision.decks.compose import Composer
 
     def flat_cloth(small, card_px=None):  # the glare is not cloth (the cloth model may miss it)
         h, w = small.shape[:2]
@@ -413,12 +426,7 @@ def test_the_top_card_of_a_pile_joined_to_a_glare_has_a_hypothesis_on_its_outlin
     near = 0
     for seed in range(12):
         comp = Composer(900, 500, cloth=(40, 70, 45), rng=np.random.default_rng(seed))
-        turn = float(rng.uniform(0, 360))
-        for _ in range(int(rng.integers(1, 3))):  # one or two cards below, dropped roughly there
-            comp.add_card(deck, str(rng.choice(deck.codes[:52])), card_quad(
-                600 + rng.uniform(-12, 12), 250 + rng.uniform(-12, 12), turn + rng.uniform(-25, 25), long_px))
-        top = card_quad(600 + rng.uniform(-12, 12), 250 + rng.uniform(-12, 12), turn + rng.uniform(-25, 25), long_px)
-        comp.add_card(deck, str(rng.choice(deck.codes[:52])), top)
+        top = _pile(comp, deck, rng, (600, 250), 12, long_px)
         img = comp.finish(blur=1.0, noise=2.5, gradient=0.05).image.astype(np.float32)
         glare = np.zeros(img.shape[:2], np.float32)
         glare[130:370, 150:590] = 1.0

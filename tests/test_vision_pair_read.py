@@ -136,26 +136,37 @@ def test_a_face_moved_by_a_quarter_pixel_is_a_slice_of_one_finer_drawing() -> No
         assert np.abs(moved - sliced)[inside].max() < 0.02, (sx, sy)
 
 
-def test_a_quad_two_pixels_off_is_first_laid_on_the_print_both_faces_share() -> None:
-    """Each mark's window is placed by the quad: two pixels off, the windows left their marks
-    and the wrong twin fitted better, by up to 0.22 (an ace of clubs 56 px wide). The quad is
-    first moved onto the print the two faces share, which favours neither: the margin is then
-    what the true outline gives, in every direction."""
+def _black_cards(seed: int) -> tuple[np.ndarray, list[str], list[np.ndarray]]:
+    """Six black cards about 56 px wide in a row, at random turns, drawn as a camera sees print
+    (vision.decks.compose): the picture, their codes and their true quads."""
     from vision.decks.compose import Composer
 
     deck = get_deck("standard")
     codes = ["3C", "5C", "8C", "AC", "7S", "9S"]
-    rng = np.random.default_rng(0)
+    rng = np.random.default_rng(seed)
     comp = Composer(900, 260, cloth=(40, 90, 50), rng=rng)
     quads = []
     for i, code in enumerate(codes):
         q = card_quad(80 + i * 150, 130, float(rng.uniform(0, 360)), 78)
         comp.add_card(deck, code, q, px_per_mm=8)
         quads.append(np.asarray(q, np.float32))
-    img = comp.finish(blur=1.0, noise=2.0).image
-    twin = {"S": "C", "C": "S"}
+    return comp.finish(blur=1.0, noise=2.0).image, codes, quads
+
+
+def _with_twin(code: str) -> tuple[np.ndarray, np.ndarray]:
+    """The card's face and its twin's, drawn for pair_margin."""
+    deck = get_deck("standard")
+    return deck.render_face(code, FACE_PX_PER_MM), deck.render_face(code[:-1] + TWIN[code[-1]], FACE_PX_PER_MM)
+
+
+def test_a_quad_two_pixels_off_is_first_laid_on_the_print_both_faces_share() -> None:
+    """Each mark's window is placed by the quad: two pixels off, the windows left their marks
+    and the wrong twin fitted better, by up to 0.22 (an ace of clubs 56 px wide). The quad is
+    first moved onto the print the two faces share, which favours neither: the margin is then
+    what the true outline gives, in every direction."""
+    img, codes, quads = _black_cards(0)
     for code, q in zip(codes, quads, strict=True):
-        faces = (deck.render_face(code, FACE_PX_PER_MM), deck.render_face(code[:-1] + twin[code[-1]], FACE_PX_PER_MM))
+        faces = _with_twin(code)
         true = pair_margin(img, q, faces)[0]
         assert true > 0.15, (code, true)
         for a in np.radians(np.arange(0, 360, 45)):
@@ -169,22 +180,10 @@ def test_a_quad_twisted_off_the_card_is_twisted_back_onto_its_print() -> None:
     off (the right face then won by 0.075 only where the true outline gives 0.26, and the
     margins left the true ones by 0.1 on average). The quad is also twisted onto the print both
     faces share (an affine map), so the margins stay near what the true outline gives."""
-    from vision.decks.compose import Composer
-
-    deck = get_deck("standard")
-    codes = ["3C", "5C", "8C", "AC", "7S", "9S"]
-    rng = np.random.default_rng(3)
-    comp = Composer(900, 260, cloth=(40, 90, 50), rng=rng)
-    quads = []
-    for i, code in enumerate(codes):
-        q = card_quad(80 + i * 150, 130, float(rng.uniform(0, 360)), 78)
-        comp.add_card(deck, code, q, px_per_mm=8)
-        quads.append(np.asarray(q, np.float32))
-    img = comp.finish(blur=1.0, noise=2.0).image
-    twin = {"S": "C", "C": "S"}
+    img, codes, quads = _black_cards(3)
     departures = []
     for code, q in zip(codes, quads, strict=True):
-        faces = (deck.render_face(code, FACE_PX_PER_MM), deck.render_face(code[:-1] + twin[code[-1]], FACE_PX_PER_MM))
+        faces = _with_twin(code)
         true = pair_margin(img, q, faces)[0]
         c = q.mean(axis=0)
         for turn, grow in ((3.0, 1.04), (-3.0, 0.96), (0.0, 1.05), (4.0, 1.0), (0.0, 0.94)):

@@ -519,21 +519,32 @@ def _card_at_mid(cloth):
     return now, cv2.dilate(foot, np.ones((3, 3), np.uint8)).astype(bool)
 
 
-def test_a_slide_of_half_a_pixel_is_told_from_noise_and_a_finger_rim():
-    # a card's picture at mid resolution on a textured cloth; the tracker dates a card's rest by
-    # asking, frame by frame back in time, whether the picture then is the one now moved a little
+def _card_looked_at():
+    """A bare tracker looking at a card's picture at mid resolution on a textured cloth (what the
+    rest test compares), with 2 grey levels of sensor noise: the tracker, the camera (_with_noise),
+    the card's picture without noise, its footprint, and the noisy picture the tracker looks at."""
     tracker, _ = _bare_tracker()
     rng = np.random.default_rng(3)
     cloth = cv2.GaussianBlur(rng.normal(90, 25, (60, 70)).astype(np.float32), (0, 0), 1.0)
     now, foot = _card_at_mid(cloth)
     tracker._noise = 2.0
-
     grey = _with_noise(rng, tracker._noise)
     b = grey(now)
     tracker._look_at(b, foot)
-    shifted = cv2.warpAffine(now, np.float32([[1, 0, 0.5], [0, 1, 0.2]]), (70, 60),
-                             borderMode=cv2.BORDER_REFLECT)
-    assert tracker._moved_thin(grey(shifted), b, foot, None)
+    return tracker, grey, now, foot, b
+
+
+def _moved_by(picture, dx: float, dy: float):
+    """The picture moved by a fraction of a pixel across and down."""
+    return cv2.warpAffine(picture, np.float32([[1, 0, dx], [0, 1, dy]]), picture.shape[::-1],
+                          borderMode=cv2.BORDER_REFLECT)
+
+
+def test_a_slide_of_half_a_pixel_is_told_from_noise_and_a_finger_rim():
+    # a card's picture at mid resolution on a textured cloth; the tracker dates a card's rest by
+    # asking, frame by frame back in time, whether the picture then is the one now moved a little
+    tracker, grey, now, foot, b = _card_looked_at()
+    assert tracker._moved_thin(grey(_moved_by(now, 0.5, 0.2)), b, foot, None)
     assert not tracker._moved_thin(grey(now), b, foot, None)  # the same card, new noise
     rim = now.copy()  # a finger's soft shadow across the card's left side, the card where it was
     rim[:, 6:30] -= 30 * np.exp(-((np.arange(6, 30)[None] - 18) ** 2) / 18.0)
@@ -544,17 +555,8 @@ def test_a_cards_last_move_of_a_sixth_of_a_pixel_is_a_slide():
     """A card slows as it lands: in its last frames before it rests it moves by a tenth or two
     of a pixel, and the rest test took such a frame for rest (the card stamped two frames
     early) where the move was under 0.2 px (SLIDE_PX)."""
-    tracker, _ = _bare_tracker()
-    rng = np.random.default_rng(3)
-    cloth = cv2.GaussianBlur(rng.normal(90, 25, (60, 70)).astype(np.float32), (0, 0), 1.0)
-    now, foot = _card_at_mid(cloth)
-    tracker._noise = 2.0
-    grey = _with_noise(rng, tracker._noise)
-    b = grey(now)
-    tracker._look_at(b, foot)
-    shifted = cv2.warpAffine(now, np.float32([[1, 0, 0.16], [0, 1, 0.06]]), (70, 60),
-                             borderMode=cv2.BORDER_REFLECT)
-    assert tracker._moved_thin(grey(shifted), b, foot, None)
+    tracker, grey, now, foot, b = _card_looked_at()
+    assert tracker._moved_thin(grey(_moved_by(now, 0.16, 0.06)), b, foot, None)
     assert not tracker._moved_thin(grey(now), b, foot, None)
 
 

@@ -1071,6 +1071,9 @@ def _either(a: tuple[np.ndarray, _Match], b: tuple[np.ndarray, _Match]) -> tuple
     return q, replace(m, confidence=m.confidence * keep, quality=m.quality * keep)
 
 
+TWIN_READS_QUALITY = 0.5  # both reads of twins see the card this well, or their disagreement is doubt
+
+
 def _twin_reads(a: _Match, b: _Match) -> bool:
     """Do two reads name a standard card and its twin, each the other's rival? The templates'
     margin between twins comes from a picture too coarse for a small spade and club, and the
@@ -1084,9 +1087,6 @@ def _twin_reads(a: _Match, b: _Match) -> bool:
     return (a.back is None and b.back is None and _twins(a.code, b.code) and a.rival is not None
             and b.rival is not None and a.rival[0] == b.code and b.rival[0] == a.code
             and min(a.quality, b.quality) >= TWIN_READS_QUALITY)
-
-
-TWIN_READS_QUALITY = 0.5
 
 
 PAIR_TRY = 0.9  # a margin below this against one other face is settled by vision/pair_read.py

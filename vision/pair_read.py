@@ -142,28 +142,27 @@ def _detail(img: np.ndarray) -> np.ndarray:
     return img - cv2.GaussianBlur(img, (0, 0), 3.0)
 
 
-def _print_drawn(crop: np.ndarray, q: np.ndarray, both: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """The print both faces share drawn through q, less its light, and where it lies inside the
-    card; None where too little of it does."""
-    drawn = _warped(both, q, crop.shape)
+def _print_drawn(shape: tuple[int, int], q: np.ndarray, both: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The print both faces share drawn through q into a crop of this shape, less its light, and
+    where it lies inside the card; None where too little of it does."""
+    drawn = _warped(both, q, shape)
     inside = cv2.erode((drawn >= 0).astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
     if inside.sum() < 50:
         return None
     return _detail(np.where(inside, drawn, float(drawn[inside].mean())).astype(np.float32)), inside
 
 
-def _offset(crop: np.ndarray, q: np.ndarray, both: np.ndarray) -> np.ndarray:
+def _offset(seen: np.ndarray, q: np.ndarray, both: np.ndarray) -> np.ndarray:
     """The move (image px) that lays the print both faces share (their mean: the pips' places,
     the index) on the crop's: a quad a pixel and a half off moved each mark's window off its mark,
     and the wrong one of two faces then won by a margin of up to 0.19. Both faces move alike, so
     the move favours neither. Found to the whole pixel by correlation, then to a fraction of one
-    by ECC; no move where the best lies at the edge of the reach."""
-    drawn = _print_drawn(crop, q, both)
+    by ECC; no move where the best lies at the edge of the reach. seen: the crop's detail."""
+    drawn = _print_drawn(seen.shape, q, both)
     if drawn is None:
         return np.zeros(2, np.float32)
     face, inside = drawn
     r = ALIGN_REACH
-    seen = _detail(crop)
     tmpl = face[r:-r, r:-r]
     if tmpl.shape[0] < 8 or tmpl.shape[1] < 8:
         return np.zeros(2, np.float32)
@@ -193,12 +192,12 @@ def _aligned(crop: np.ndarray, q: np.ndarray, both: np.ndarray) -> np.ndarray:
     closer than the shift did (a higher ECC): on true outlines it otherwise strayed, a three's
     pips in one line leaving the map's shear free, and lowered 41 of 295 margins by over 0.03.
     Nor where it moves a corner further than ALIGN_TWIST."""
-    q = q + _offset(crop, q, both)
-    drawn = _print_drawn(crop, q, both)
+    seen = _detail(crop)
+    q = q + _offset(seen, q, both)
+    drawn = _print_drawn(crop.shape, q, both)
     if drawn is None:
         return q
     face, inside = drawn
-    seen = _detail(crop)
     mask = inside.astype(np.uint8)
     shifted = cv2.computeECC(face, seen, mask)
     try:
