@@ -5,7 +5,9 @@ median filter of a tiny image (cards are a minority of any window a few cards wi
 far from it are "not cloth": brighter counts in full, darker a quarter (shadows), a change of hue
 in full (a colour field on a pale cloth); the threshold follows the cloth's own texture. A card
 the mask misses (a dark field on a dark cloth) is added where its white margin, a thin bright
-ridge, closes round it. Outer contours of that mask are turned into card quads:
+ridge, closes round it. A second cloth, estimated in a window sized by the cards found, adds the
+cards the first missed on open cloth (_apart_in_finer_cloth). Outer contours of that mask are
+turned into card quads:
 
 - a blob that is one clean quadrilateral of about card proportions is one card; its outline is
   sharpened on the full-resolution edges (fit_edges, which may also grow it to the white margin);
@@ -619,6 +621,58 @@ def fit_sides(em: EdgeMap, quad: np.ndarray, reach: float | None = None, rounds:
     return q[0], share[0]
 
 
+@dataclass
+class _Segments:
+    """The foreground's outer contours, sorted into clean card-like quads and everything else."""
+
+    contours: tuple
+    singles: list[tuple[np.ndarray, int]]  # (quad, contour index)
+    merged: list[tuple[np.ndarray, int]]  # (contour, contour index)
+    sizes: list[tuple[float, float]]  # each single's short and long side (working pixels)
+    clean: dict[int, np.ndarray]  # blobs that are one clean quadrilateral of odd proportions
+
+
+def _segment(mask: np.ndarray, min_area: float) -> _Segments:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    seg = _Segments(contours, [], [], [], {})
+    for k, cnt in enumerate(contours):
+        area = cv2.contourArea(cnt)
+        if area < min_area:
+            continue
+        peri = cv2.arcLength(cnt, True)
+        hull = cv2.convexHull(cnt)
+        approx = cv2.approxPolyDP(hull, 0.03 * peri, True).reshape(-1, 2).astype(np.float32)
+        rect_area = cv2.contourArea(approx) if len(approx) == 4 else 0.0
+        if len(approx) == 4 and rect_area > 0 and area / rect_area > 0.93:
+            quad = order_clockwise(approx)
+            ok, s, lg = _card_like(quad)
+            if ok:
+                seg.singles.append((quad, k))
+                seg.sizes.append((s, lg))
+                continue
+            seg.clean[k] = quad  # one clean quad of odd proportions: a card under strong perspective?
+        seg.merged.append((cnt, k))
+    return seg
+
+
+def _apart_in_finer_cloth(small: np.ndarray, seg: _Segments, min_area: float, long_px: float) -> np.ndarray:
+    """What a cloth estimated in a window sized by the cards (long_px, working pixels) tells
+    apart from it, away from every blob found already (a mask, working pixels).
+
+    The first cloth's window is a sixth of the picture wide: where the cards are small it spans
+    several cards' lengths, and under a lamp's pool or beside an arm's shadow its median is
+    the light elsewhere; the threshold, following the cloth's spread from that median, then
+    rises above the cards' own contrast, and whole cards on open cloth are missed. A window a
+    card and a half wide follows the light, but a pile fills it and becomes cloth: so only its
+    parts that touch no blob of the first mask are added."""
+    finer = foreground_mask(small, estimate_cloth(cv2.blur(small, (3, 3)), long_px))
+    _, lab = cv2.connectedComponents(finer)
+    blobs = np.zeros_like(finer)
+    cv2.drawContours(blobs, [c for c in seg.contours if cv2.contourArea(c) >= min_area], -1, 255, -1)
+    touched = np.unique(lab[cv2.dilate(blobs, np.ones((5, 5), np.uint8)) > 0])
+    return (((finer > 0) & ~np.isin(lab, touched)) * 255).astype(np.uint8)
+
+
 def find_candidates(image: np.ndarray, card_px: float | None = None,
                     refine: bool = True, markers: list[np.ndarray] | None = None) -> list[Candidate]:
     """Card quads and, for merged blobs, card hypotheses (see the module docstring).
@@ -633,31 +687,16 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
     h, w = image.shape[:2]
     f = min(1.0, WORK_LONG_SIDE / max(h, w))
     small = cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA) if f < 1 else image
-    cloth = estimate_cloth(cv2.blur(small, (3, 3)))
     min_area = (card_px * f * ASPECT * card_px * f * 0.25) if card_px else small.shape[0] * small.shape[1] * 0.0006
+    cloth = estimate_cloth(cv2.blur(small, (3, 3)))
     mask = foreground_mask(small, cloth) | ringed_cards(small, min_area)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    singles: list[tuple[np.ndarray, int]] = []
-    merged: list[tuple[np.ndarray, int]] = []
-    sizes: list[tuple[float, float]] = []
-    clean: dict[int, np.ndarray] = {}  # blobs that are one clean quadrilateral (index: quad)
-    for k, cnt in enumerate(contours):
-        area = cv2.contourArea(cnt)
-        if area < min_area:
-            continue
-        peri = cv2.arcLength(cnt, True)
-        hull = cv2.convexHull(cnt)
-        approx = cv2.approxPolyDP(hull, 0.03 * peri, True).reshape(-1, 2).astype(np.float32)
-        rect_area = cv2.contourArea(approx) if len(approx) == 4 else 0.0
-        if len(approx) == 4 and rect_area > 0 and area / rect_area > 0.93:
-            quad = order_clockwise(approx)
-            ok, s, lg = _card_like(quad)
-            if ok:
-                singles.append((quad, k))
-                sizes.append((s, lg))
-                continue
-            clean[k] = quad  # one clean quad of odd proportions: a card under strong perspective?
-        merged.append((cnt, k))
+    seg = _segment(mask, min_area)
+    if len(seg.sizes) >= 3 or card_px:
+        long_px = card_px * f if card_px else float(np.median(np.array(seg.sizes)[:, 1]))
+        apart = _apart_in_finer_cloth(small, seg, min_area, long_px)
+        if apart.any():
+            seg = _segment(mask | apart, min_area)
+    contours, singles, merged, sizes, clean = seg.contours, seg.singles, seg.merged, seg.sizes, seg.clean
     marked: set[int] = set()  # blobs on the table's markers: no card's shape
     if markers:
         off = [np.asarray(q, np.float32).reshape(-1, 1, 2) * f for q in markers]
