@@ -1165,10 +1165,10 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
     pts = np.column_stack([gx.ravel(), gy.ravel()]).astype(np.float32)
     blob = np.zeros((bh + 2, bw + 2), np.uint8)
     cv2.drawContours(blob, [cnt - np.array([x - 1, y - 1])], -1, 255, -1)
-    depth = cv2.distanceTransform(blob, cv2.DIST_L2, 3)
     ix = np.clip(np.rint(pts[:, 0] * f - x + 1).astype(int), 0, bw + 1)
     iy = np.clip(np.rint(pts[:, 1] * f - y + 1).astype(int), 0, bh + 1)
-    pts = pts[depth[iy, ix] > 0.12 * long_px * f]
+    pts = pts[blob[iy, ix] > 0]  # (anywhere inside, up to its edge: where the blob is only part of
+    # a card, its print beside paper that melts into the cloth, the card's centre lies near the edge)
     if len(pts) > MAX_CENTRES:  # a very large blob (glare, a table edge): a sparser grid
         pts = pts[:: int(np.ceil(len(pts) / MAX_CENTRES))]
     if len(pts) == 0:
