@@ -25,7 +25,7 @@ Corners are returned in full-image pixels, clockwise (image y down), starting an
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -44,6 +44,8 @@ class Candidate:
     single: bool
     blob: int  # index of the blob it came from (hypotheses of one blob compete)
     whole: bool = False  # a rectangle fitted whole where the side-by-side fit left it (_blob_cards)
+    pile: tuple[np.ndarray, float, float] | None = None  # a single card's blob (contour, working
+    # pixels), a card's long side there (image pixels) and the working scale: see pile_tops
 
 
 def order_clockwise(pts: np.ndarray) -> np.ndarray:
@@ -756,6 +758,7 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
         for i, c in enumerate(out[:n_single]):
             local = size_at.at(cs_all[i]) if n_single > 1 else ref_long
             if sizes[i][1] >= PART_OF_CARD * local:
+                out[i] = replace(c, pile=(contours[c.blob], min(local, sizes[i][1]) / f, f))
                 continue
             out[i] = Candidate(c.corners, False, c.blob)  # its own outline is no card's: a hypothesis
             em = EdgeMap.around(image, c.corners, 1.2)
@@ -1142,7 +1145,7 @@ def field_seeds(image: np.ndarray, cnt: np.ndarray, f: float, hw: float, hh: flo
 
 
 def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
-                f: float) -> list[tuple[np.ndarray, bool]]:
+                f: float, laid_too: bool = False) -> list[tuple[np.ndarray, bool]]:
     """Card rectangles in a blob of several overlapping cards (a pile, a fan, a card under a hand).
 
     The top card of a pile shows its whole outline: search the blob for card-sized rectangles
@@ -1151,7 +1154,10 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
     place, rectangles turned apart are kept as separate seeds: a pile's cards share their
     centre, and the best-scored rectangle there often follows the card below. Returns full-image
     quads, those with more of their outline showing first, duplicates (same place and turn)
-    dropped, each with whether it is a rectangle fitted whole kept beside its side fit."""
+    dropped, each with whether it is a rectangle fitted whole kept beside its side fit. laid_too:
+    also the rectangles laid along the blob's right-angled corners as laid (whole): on a pile of
+    two cards lying almost on each other, the top card's two sides over the card below show no
+    edge, and the fit moves such a rectangle onto the outline of both."""
     x, y, bw, bh = cv2.boundingRect(cnt)
     pad = int(0.25 * long_px * f) + 3
     box = (int((x - pad) / f), int((y - pad) / f), int((x + bw + pad) / f), int((y + bh + pad) / f))
@@ -1219,7 +1225,8 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
     corners = _poly_corners(poly - off, 2 * hw * f)
     corners += [c for c in _contour_corners(cnt.reshape(-1, 2) - off, 2 * hw * f)
                 if all(np.linalg.norm(c[0] - o[0]) > 0.2 * 2 * hw * f for o in corners)]
-    seeds += [(q + off) / f for q in _corner_hypotheses(corners, 2 * hw * f, 2 * hh * f, blob)]
+    laid = [(q + off) / f for q in _corner_hypotheses(corners, 2 * hw * f, 2 * hh * f, blob)]
+    seeds += laid
     def known(q: np.ndarray, others: list[np.ndarray]) -> bool:  # the same place and turn
         return any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.2 * hw
                    and _turn_apart(_turn(q), _turn(o)) < TURN_APART for o in others)
@@ -1245,7 +1252,22 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
             if corner_gap(qs[i], fitted[i]) > RIGID_APART * 2 * hw:
                 out.append(order_clockwise(fitted[i]))
                 whole.append(True)
+    if laid_too:
+        for q in laid:
+            if not known(q, out):
+                out.append(order_clockwise(q))
+                whole.append(True)
     return list(zip(out, whole, strict=True))
+
+
+def pile_tops(image: np.ndarray, single: Candidate) -> list[Candidate]:
+    """Card rectangles in a single card's blob, searched as in a blob of several cards: a clean
+    quad of a card's size and shape may be two cards lying almost on each other, read unsurely
+    as one (identify asks where the read is unsure)."""
+    if single.pile is None:
+        return []
+    cnt, long_px, f = single.pile
+    return [Candidate(q, False, single.blob, whole) for q, whole in _blob_cards(image, cnt, long_px, f, laid_too=True)]
 
 
 def find_cards(image: np.ndarray, card_px: float | None = None) -> list[np.ndarray]:

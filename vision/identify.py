@@ -77,6 +77,7 @@ from vision.detect import (
     fit_edges,
     fit_sides,
     order_clockwise,
+    pile_tops,
     side_support,
 )
 from vision.pair_read import FACE_PX_PER_MM, pair_margin
@@ -1516,16 +1517,20 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
         if rank == BEST_RANK:
             sure.append(q)
 
-    for c in cands:
+    work = list(cands)
+    for c in work:  # (a single read unsurely adds its pile tops to the end of the work)
         if known_quads and _mostly_known(c.corners, known_quads):
             continue
         if area is not None and not _inside(tuple(c.corners.mean(axis=0)), area):
             continue
         if c.single:
-            det, _ = _read_region(image, c.corners, deck)
+            det, m = _read_region(image, c.corners, deck)
             out.append(det)
             if det.confidence >= 0.9:
                 singles.append(np.array(det.corners, np.float32))
+            elif not _no_card(m):  # two cards lying almost on each other, read unsurely as one:
+                # their top card is searched for as in a blob of cards
+                work += pile_tops(image, c)
             continue
         if any(_inside(tuple(c.corners.mean(axis=0)), kq) and not _same_card(c.corners, kq)
                for kq in sure):
