@@ -17,7 +17,9 @@ turned into card quads:
   right-angled corners, each sharpened by fit_edges. identify() keeps the ones that read well
   (see vision/identify.py);
 - a clean quad clearly smaller than the cards near it is part of a card (the rest under an arm,
-  or a dark field melting into a dark cloth): card-sized rectangles around it are hypotheses.
+  or a dark field melting into a dark cloth): card-sized rectangles around it are hypotheses;
+- a clean quad of a card's size that reads unsurely may be two cards lying almost on each
+  other: identify() asks pile_tops for the rectangles in it, searched as in any other blob.
 
 Corners are returned in full-image pixels, clockwise (image y down), starting anywhere.
 """
