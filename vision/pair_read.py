@@ -17,8 +17,9 @@ quad a pixel and a half off they left their marks: on rendered black cards whose
 gave a margin of +0.02 at worst for the right face, the wrong one then won by up to 0.19.
 Both faces move alike, so the move favours neither. It is a shift, then a twist (an affine
 map) where that lays the print closer still: a quad's corners are off by different amounts.
-Photographed faces (an enrolled deck) are not moved so: each photo's print lies a pixel or so from the other's; nor (vision/identify.py
-decides) a card partly covered, whose cover's edges may pull the move off the print.
+Photographed faces (an enrolled deck) are not moved so: each photo's print lies a pixel or so
+from the other's; nor (vision/identify.py decides) a card partly covered, whose cover's edges
+may pull the move off the print.
 
 The camera's blur is found first, on a coarse grid of moves; it is shared by both faces (a face
 must not fit better only by being blurred more than the camera blurs). Where a small spade and
