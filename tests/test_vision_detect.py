@@ -629,3 +629,72 @@ def test_a_blob_that_is_only_the_print_of_part_of_a_card_has_a_hypothesis_on_the
         got = _blob_cards(img, np.array(part, np.float32).reshape(-1, 1, 2).astype(np.int32), 60.0, 1.0)
         near += any(corner_gap(truth, q) <= 3.0 for q, _ in got)
     assert near >= 10, f"{near} of 12 cards have a hypothesis on their outline"
+
+
+def test_the_corners_a_pile_tops_outline_makes_lay_a_rectangle_on_it() -> None:
+    """A pile's top card lying on other cards has corners that are no corners of the blob's
+    outline; its straight edges meet square there, and a card rectangle laid along such a
+    corner lies on the top card (seeds _blob_cards adds to its grid's, whose best rectangles
+    may all lie elsewhere: a pile joined to an arm, a top card half melting into the cloth)."""
+    import vision.detect as detect
+    from vision.decks.compose import Composer
+
+    deck = get_deck("standard")
+    rng = np.random.default_rng(7)
+    long_px = 80.0
+    hw, hh = long_px * detect.ASPECT / 2, long_px / 2
+    on_top = 0
+    for seed in range(12):
+        comp = Composer(360, 300, cloth=(40, 70, 45), rng=np.random.default_rng(seed))
+        top = _pile(comp, deck, rng, (180, 150), 14, long_px)
+        img = comp.finish(blur=1.2, noise=3.0, gradient=0.05).image
+        box = (60, 30, 300, 270)
+        em = detect.EdgeMap(img, box)
+        seeds = detect._edge_corner_seeds(img, box, em, hw, hh, most=6)
+        assert len(seeds) <= 6
+        on_top += min((corner_gap(top, q) for q in seeds), default=np.inf) <= 0.1 * 2 * hw
+    assert on_top >= 10, f"a corner's rectangle lies on the top card in {on_top} of 12 piles"
+
+
+def test_a_printed_fields_rectangle_a_little_off_does_not_hide_the_fit_on_the_outline(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A printed field found whole places its card first; a rectangle fitted on the card's
+    outline at about the same place and turn was dropped as the same hypothesis. Where the
+    field was misjudged (its rectangle a fifth too large: a pattern card's pale field), that
+    left no hypothesis on the card. A fitted quad is now the field's only where every corner
+    is near (FIELD_SAME)."""
+    import cv2
+
+    import vision.detect as detect
+    from vision.decks.compose import Composer, card_quad
+
+    tops: list[np.ndarray] = []
+
+    def too_large(image, cnt, f, hw, hh):  # each top card's field, misjudged a fifth too large
+        out = []
+        for t in tops:
+            c = t.mean(axis=0)
+            if cv2.pointPolygonTest(cnt.astype(np.float32), (float(c[0] * f), float(c[1] * f)), False) >= 0:
+                out.append(((t - c) * 1.2 + c).astype(np.float32))
+        return out
+
+    monkeypatch.setattr(detect, "field_seeds", too_large)
+    deck = get_deck("slap-wacky")
+    near, n = 0, 0
+    for seed in range(2):
+        rng = np.random.default_rng(seed)
+        comp = Composer(1000, 560, cloth=(70, 90, 120), rng=rng)
+        codes = [str(c) for c in rng.choice(deck.codes, 10, replace=False)]
+        for k in range(4):  # single cards: they tell a card's size
+            comp.add_card(deck, codes[k], card_quad(120 + 240 * k, 110, rng.uniform(0, 360), 86))
+        tops.clear()
+        for k in range(3):
+            x, y, a = 180 + 300 * k, 370, float(rng.uniform(0, 360))
+            comp.add_card(deck, codes[4 + 2 * k], card_quad(x - 12, y + 6, a + rng.uniform(-40, 40), 86))
+            tops.append(np.asarray(card_quad(x + 5, y - 3, a, 86), np.float32))
+            comp.add_card(deck, codes[5 + 2 * k], tops[-1])
+        cands = find_candidates(comp.finish(blur=1.2, noise=3.0).image)
+        for t in tops:
+            n += 1
+            near += min(corner_gap(t, c.corners) for c in cands) <= 0.1 * 86 * 0.714
+    assert near >= 5, f"{near} of {n} top cards have a hypothesis on their outline"

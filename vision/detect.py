@@ -14,8 +14,9 @@ turned into card quads:
 - any other blob (overlapping cards, a pile, a fan, a card under a hand) is searched for
   card-sized rectangles whose outline shows (the top card of a pile shows all of it): on a grid
   of centres, at the dominant edge directions around each, plus rectangles laid along its
-  right-angled corners, each sharpened by fit_edges. identify() keeps the ones that read well
-  (see vision/identify.py);
+  right-angled corners and along the right-angled corners its straight edges make inside it (a
+  pile's top card lying on other cards), each sharpened by fit_edges. identify() keeps the ones
+  that read well (see vision/identify.py);
 - a clean quad clearly smaller than the cards near it is part of a card (the rest under an arm,
   or a dark field melting into a dark cloth): card-sized rectangles around it are hypotheses;
 - a clean quad of a card's size that reads unsurely may be two cards lying almost on each
@@ -1026,6 +1027,11 @@ MAX_CENTRES = 3000  # a blob's grid of centres is thinned to this many (a pile i
 TURN_APART = math.radians(10)  # seeds turned less than this from each other are one
 PART_OF_CARD = 0.8  # a clean quad whose long side is shorter than this share of a card's is part of one
 RIGID_APART = 0.06  # a side-by-side fit whose corners left the whole-rectangle fit by this share of a card's width
+FIELD_SAME = 0.2  # a fitted quad this near a printed field's rectangle at every corner (share of a card's half width) is it
+EDGE_SEEDS_PER_CARD = 2  # rectangles laid along the corners of a blob's straight edges, per card its area could hold
+EDGE_SEGMENT = 0.3  # a straight edge at least this long (share of a card's short side) ...
+EDGE_CORNER_REACH = 0.2  # ... with its nearer end this near the corner it makes with another
+EDGE_CORNER_COS = 0.17  # ... met within about 10 degrees of square
 
 
 def _whole_card_around(quad: np.ndarray, long_px: float) -> list[np.ndarray]:
@@ -1154,9 +1160,12 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
     (on a grid of centres inside it, at the dominant edge directions around each) with edges
     along all four sides, best first, then sharpen each with fit_edges and fit_sides. At one
     place, rectangles turned apart are kept as separate seeds: a pile's cards share their
-    centre, and the best-scored rectangle there often follows the card below. Returns full-image
-    quads, those with more of their outline showing first, duplicates (same place and turn)
-    dropped, each with whether it is a rectangle fitted whole kept beside its side fit. laid_too:
+    centre, and the best-scored rectangle there often follows the card below. Rectangles laid
+    along right-angled corners are seeds too: the blob's own, and those its straight edges make
+    inside it, where the grid's best rectangles all lie elsewhere (a pile joined to an arm, or
+    a top card whose pale half melts into the cloth, its centre at the blob's edge). Returns
+    full-image quads, those with more of their outline showing first, duplicates (same place and
+    turn) dropped, each with whether it is a rectangle fitted whole kept beside its side fit. laid_too:
     also the rectangles laid along the blob's right-angled corners as laid (whole): on a pile of
     two cards lying almost on each other, the top card's two sides over the card below show no
     edge, and the fit moves such a rectangle onto the outline of both."""
@@ -1229,6 +1238,9 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
                 if all(np.linalg.norm(c[0] - o[0]) > 0.2 * 2 * hw * f for o in corners)]
     laid = [(q + off) / f for q in _corner_hypotheses(corners, 2 * hw * f, 2 * hh * f, blob)]
     seeds += laid
+    # (and along the corners of the straight edges inside it: a top card's corner lying on the
+    # cards below is no corner of the blob's outline)
+    seeds += _edge_corner_seeds(image, box, em, hw, hh, EDGE_SEEDS_PER_CARD * n_max)
     def known(q: np.ndarray, others: list[np.ndarray]) -> bool:  # the same place and turn
         return any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.2 * hw
                    and _turn_apart(_turn(q), _turn(o)) < TURN_APART for o in others)
@@ -1243,8 +1255,14 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
     # edges around a pile's top card lead a fit to the card's below)
     out: list[np.ndarray] = list(fields)
     whole: list[bool] = [False] * len(out)
+
+    def field_known(q: np.ndarray) -> bool:  # a field's rectangle is the same outline only where
+        # every corner is near: one set by a field misjudged (a pattern card's) lies about the
+        # card's centre, a few pixels too large, and must not hide the fit on the outline
+        return any(corner_gap(q, o) < FIELD_SAME * hw for o in fields)
+
     for i in np.argsort(-shares.mean(axis=1), kind="stable"):  # best outline support first
-        if not known(qs[i], out):
+        if not known(qs[i], out[len(fields):]) and not field_known(qs[i]):
             out.append(order_clockwise(qs[i]))
             whole.append(False)
             # a pile's top card lying on a card as pale as itself shows no outline along the
@@ -1260,6 +1278,61 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
                 out.append(order_clockwise(q))
                 whole.append(True)
     return list(zip(out, whole, strict=True))
+
+
+def _edge_corners(grey: np.ndarray, short: float) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Right-angled corners of a picture's straight edges, as (corner, u1, u2) like _poly_corners:
+    two line segments (OpenCV's line segment detector) about square to each other, each with its
+    nearer end near where their lines meet (a card's corner is rounded)."""
+    segs = cv2.createLineSegmentDetector().detect(grey)[0]
+    if segs is None:
+        return []
+    s = segs.reshape(-1, 4).astype(np.float64)
+    p0, p1 = s[:, :2], s[:, 2:]
+    length = np.linalg.norm(p1 - p0, axis=1)
+    long_enough = length >= EDGE_SEGMENT * short
+    p0, p1, length = p0[long_enough], p1[long_enough], length[long_enough]
+    u = (p1 - p0) / length[:, None]
+    i, j = np.triu_indices(len(p0), 1)
+    square = np.abs((u[i] * u[j]).sum(axis=1)) <= EDGE_CORNER_COS
+    i, j = i[square], j[square]
+    # where the lines meet: p0[i] + t u[i] = p0[j] + r u[j]
+    d = p0[j] - p0[i]
+    t = (d[:, 0] * u[j, 1] - d[:, 1] * u[j, 0]) / (u[i, 0] * u[j, 1] - u[i, 1] * u[j, 0])
+    meet = p0[i] + t[:, None] * u[i]
+    out = []
+    for k in range(len(i)):
+        sides = []
+        for m in (i[k], j[k]):
+            near, far = (p0[m], p1[m]) if np.linalg.norm(p0[m] - meet[k]) <= np.linalg.norm(p1[m] - meet[k]) \
+                else (p1[m], p0[m])
+            if np.linalg.norm(near - meet[k]) > EDGE_CORNER_REACH * short:
+                break
+            sides.append((far - meet[k]) / np.linalg.norm(far - meet[k]))
+        if len(sides) == 2:
+            out.append((meet[k], sides[0], sides[1]))
+    return out
+
+
+def _edge_corner_seeds(image: np.ndarray, box: tuple[int, int, int, int], em: EdgeMap, hw: float, hh: float,
+                       most: int) -> list[np.ndarray]:
+    """Card rectangles (half sizes hw, hh) laid both ways along the right-angled corners of the
+    straight edges in the box (full-image pixels), the most that show their outline best."""
+    x0, y0 = max(box[0], 0), max(box[1], 0)
+    grey = cv2.cvtColor(image[y0:box[3], x0:box[2]], cv2.COLOR_BGR2GRAY)
+    quads = []
+    for v, u1, u2 in _edge_corners(grey, 2 * hw):
+        v = v + (x0, y0)
+        for a, b in ((2 * hw, 2 * hh), (2 * hh, 2 * hw)):
+            quads.append([v, v + u1 * a, v + u1 * a + u2 * b, v + u2 * b])
+    if not quads or most <= 0:
+        return []
+    qs = np.array(quads, np.float32)
+    eu = (qs[:, 1] - qs[:, 0]) + (qs[:, 2] - qs[:, 3])
+    ev = (qs[:, 3] - qs[:, 0]) + (qs[:, 2] - qs[:, 1])
+    score = _edge_scores(em, qs.mean(axis=1).astype(np.float64), np.arctan2(eu[:, 1], eu[:, 0]),
+                         np.linalg.norm(eu, axis=1) / 4, np.linalg.norm(ev, axis=1) / 4)
+    return [order_clockwise(qs[k]) for k in np.argsort(-score)[:most]]
 
 
 def pile_tops(image: np.ndarray, single: Candidate) -> list[Candidate]:
