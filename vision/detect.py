@@ -1165,10 +1165,11 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
     inside it, where the grid's best rectangles all lie elsewhere (a pile joined to an arm, or
     a top card whose pale half melts into the cloth, its centre at the blob's edge). Returns
     full-image quads, those with more of their outline showing first, duplicates (same place and
-    turn) dropped, each with whether it is a rectangle fitted whole kept beside its side fit. laid_too:
-    also the rectangles laid along the blob's right-angled corners as laid (whole): on a pile of
-    two cards lying almost on each other, the top card's two sides over the card below show no
-    edge, and the fit moves such a rectangle onto the outline of both."""
+    turn) dropped, each with whether it is a rectangle fitted whole, or laid along the corner of
+    straight edges (unfitted), kept beside its side fit. laid_too: also the rectangles laid along
+    the blob's right-angled corners as laid (whole): on a pile of two cards lying almost on each
+    other, the top card's two sides over the card below show no edge, and the fit moves such a
+    rectangle onto the outline of both."""
     x, y, bw, bh = cv2.boundingRect(cnt)
     pad = int(0.25 * long_px * f) + 3
     box = (int((x - pad) / f), int((y - pad) / f), int((x + bw + pad) / f), int((y + bh + pad) / f))
@@ -1240,7 +1241,8 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
     seeds += laid
     # (and along the corners of the straight edges inside it: a top card's corner lying on the
     # cards below is no corner of the blob's outline)
-    seeds += _edge_corner_seeds(image, box, em, hw, hh, EDGE_SEEDS_PER_CARD * n_max)
+    edge_laid = _edge_corner_seeds(image, box, em, hw, hh, EDGE_SEEDS_PER_CARD * n_max)
+    seeds += edge_laid
     def known(q: np.ndarray, others: list[np.ndarray]) -> bool:  # the same place and turn
         return any(np.linalg.norm(q.mean(axis=0) - o.mean(axis=0)) < 0.2 * hw
                    and _turn_apart(_turn(q), _turn(o)) < TURN_APART for o in others)
@@ -1272,11 +1274,12 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
             if corner_gap(qs[i], fitted[i]) > RIGID_APART * 2 * hw:
                 out.append(order_clockwise(fitted[i]))
                 whole.append(True)
-    if laid_too:
-        for q in laid:
-            if not known(q, out):
-                out.append(order_clockwise(q))
-                whole.append(True)
+    # the rectangles laid along the corners of its straight edges are hypotheses as laid, too: a
+    # top card's corner places it to a pixel or two, and the fit may move it onto the card below
+    for q in (laid + edge_laid) if laid_too else edge_laid:
+        if not known(q, out):
+            out.append(order_clockwise(q))
+            whole.append(True)
     return list(zip(out, whole, strict=True))
 
 
