@@ -800,37 +800,6 @@ def test_a_quad_on_no_card_is_given_up_after_its_first_read(monkeypatch) -> None
         assert (d.code == UNKNOWN) == (reads == 1)
 
 
-def test_a_sharpened_quad_pulled_off_the_card_onto_no_card_does_not_end_the_read(monkeypatch) -> None:
-    """The edge fit may pull a quad's side off its card onto the edge of an arm lying over it
-    (a fan's top card, its top under a sleeve): the quad it leaves, on the arm and the cards
-    beside, reads as no card at all, which says nothing of the quad given. That one is read too,
-    and here reads the card surely; a sharpened quad that stayed near the one given still ends
-    the read (the test above)."""
-    from dataclasses import replace
-
-    import vision.identify as ident
-
-    deck, q, image = _one_card("wackee-six", "G7")
-    real_match, real_fit = ident._match, ident.fit_edges
-    width = float(np.linalg.norm(q[0] - q[1]))
-    calls: list[int] = []
-
-    def match(*args, **kw):
-        calls.append(1)
-        m = real_match(*args, **kw)
-        return replace(m, confidence=0.0, structure=-3.0) if len(calls) == 1 else m
-
-    def pulled(em, quad, **kw):  # the fit's quad, a fifth of the card's width off
-        fq, score = real_fit(em, quad, **kw)
-        return fq + np.float32([0.2 * width, 0.0]), score
-
-    monkeypatch.setattr(ident, "_match", match)
-    monkeypatch.setattr(ident, "fit_edges", pulled)
-    d = identify_region(image, q + 1.0, deck)
-    assert len(calls) >= 2
-    assert d.code == "G7" and d.confidence >= 0.9
-
-
 def _counted(monkeypatch: pytest.MonkeyPatch, module, name: str) -> list[int]:
     """Patch module.name to count its calls (the list returned grows by one a call)."""
     real, calls = getattr(module, name), []

@@ -968,9 +968,6 @@ OUTLINE_AGREES = 0.04  # ... no corner of it further than this share of the card
 # all round too, but far from the quad given)
 SAME_OUTLINE_PX = 1.5  # a sharpened outline this near the one given reads the same card
 NO_CARD_STRUCTURE = -1.0  # the best template leaves more variation than the picture has: no card
-NO_CARD_NEAR = 0.05  # ... on a sharpened quad no corner of which left the one given by more than
-# this share of the card's width: a side pulled off the card (onto the edge of an arm lying over
-# it) leaves a quad on that arm and the cards beside it, which says nothing of the quad given
 
 
 def _no_card(m: _Match) -> bool:
@@ -990,8 +987,7 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
     searched off its outline); when neither is sure, also the quad grown by the white margin (on a pale
     cloth the outline found may be the colour field's). Where the sharpened quad's read finds no
     card at all (_no_card: a tracker's outline on an arm or a moving shadow), that read
-    is the answer where the sharpened quad stayed near the one given (NO_CARD_NEAR): the other
-    quads lie on the same nothing, and cost 10-20 ms a quad.
+    is the answer: the other quads lie on the same nothing, and cost 10-20 ms a quad.
 
     Reads that name different cards are settled by _either. settled(quad, read): whether an
     unsure read needs no search of its exact pose (see _read_region's twin_settled)."""
@@ -1011,8 +1007,7 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
             float(np.abs(reads[0][0] - q).max()) <= SAME_OUTLINE_PX
             or _quick_best(rectify(image, q), t) == (reads[0][1].code, reads[0][1].back)):
         return reads[0]
-    if reads and _no_card(reads[0][1]) and float(np.linalg.norm(reads[0][0] - q, axis=1).max()) \
-            <= NO_CARD_NEAR * _card_like(q)[1]:
+    if reads and _no_card(reads[0][1]):
         return reads[0]  # no card there (a hand, a shadow): the other outlines would not find one
     aq, pic, fitted = _aligned(image, q, t, align)
     reads.append((aq, _match(pic, t, strict, fitted)))
