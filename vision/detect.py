@@ -1291,29 +1291,27 @@ def _edge_corners(grey: np.ndarray, short: float) -> list[tuple[np.ndarray, np.n
     if segs is None:
         return []
     s = segs.reshape(-1, 4).astype(np.float64)
-    p0, p1 = s[:, :2], s[:, 2:]
-    length = np.linalg.norm(p1 - p0, axis=1)
-    long_enough = length >= EDGE_SEGMENT * short
-    p0, p1, length = p0[long_enough], p1[long_enough], length[long_enough]
-    u = (p1 - p0) / length[:, None]
-    i, j = np.triu_indices(len(p0), 1)
+    s = s[np.hypot(s[:, 2] - s[:, 0], s[:, 3] - s[:, 1]) >= EDGE_SEGMENT * short]
+    u = s[:, 2:] - s[:, :2]
+    u /= np.linalg.norm(u, axis=1, keepdims=True)
+    i, j = np.triu_indices(len(s), 1)
     square = np.abs((u[i] * u[j]).sum(axis=1)) <= EDGE_CORNER_COS
-    i, j = i[square], j[square]
-    # where the lines meet: p0[i] + t u[i] = p0[j] + r u[j]
-    d = p0[j] - p0[i]
-    t = (d[:, 0] * u[j, 1] - d[:, 1] * u[j, 0]) / (u[i, 0] * u[j, 1] - u[i, 1] * u[j, 0])
-    meet = p0[i] + t[:, None] * u[i]
+
+    def side(m: int, meet: np.ndarray) -> np.ndarray | None:
+        """The unit direction from the corner along segment m, if its nearer end is near it."""
+        ends = sorted((s[m, :2], s[m, 2:]), key=lambda e: float(np.linalg.norm(e - meet)))
+        if np.linalg.norm(ends[0] - meet) > EDGE_CORNER_REACH * short:
+            return None
+        return (ends[1] - meet) / np.linalg.norm(ends[1] - meet)
+
     out = []
-    for k in range(len(i)):
-        sides = []
-        for m in (i[k], j[k]):
-            near, far = (p0[m], p1[m]) if np.linalg.norm(p0[m] - meet[k]) <= np.linalg.norm(p1[m] - meet[k]) \
-                else (p1[m], p0[m])
-            if np.linalg.norm(near - meet[k]) > EDGE_CORNER_REACH * short:
-                break
-            sides.append((far - meet[k]) / np.linalg.norm(far - meet[k]))
-        if len(sides) == 2:
-            out.append((meet[k], sides[0], sides[1]))
+    for a, b in zip(i[square], j[square], strict=True):
+        meet = _intersect(np.r_[u[a], s[a, :2]], np.r_[u[b], s[b, :2]])
+        if meet is None:
+            continue
+        u1, u2 = side(a, meet), side(b, meet)
+        if u1 is not None and u2 is not None:
+            out.append((meet.astype(np.float64), u1, u2))
     return out
 
 
@@ -1328,7 +1326,7 @@ def _edge_corner_seeds(image: np.ndarray, box: tuple[int, int, int, int], em: Ed
         v = v + (x0, y0)
         for a, b in ((2 * hw, 2 * hh), (2 * hh, 2 * hw)):
             quads.append([v, v + u1 * a, v + u1 * a + u2 * b, v + u2 * b])
-    if not quads or most <= 0:
+    if not quads:
         return []
     qs = np.array(quads, np.float32)
     eu = (qs[:, 1] - qs[:, 0]) + (qs[:, 2] - qs[:, 3])
