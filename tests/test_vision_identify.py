@@ -1099,6 +1099,31 @@ def test_a_twin_the_pair_read_chose_on_a_blob_outline_is_read_again_on_the_sharp
     assert ident._twin_resettled(image, deck, *unpaired)[0] is wrong[0] and len(reads) == 1
 
 
+def test_a_blob_read_made_sure_by_the_corner_index_alone_is_read_again_on_the_sharpened_outline(
+        monkeypatch) -> None:
+    """A blob hypothesis that the templates read unsurely (below MIN_CONFIDENCE), made sure by
+    its corner index alone, is read again on its outline sharpened on the image's edges, and that
+    read stands where it names another card: the index's small spade and club can be sure and
+    wrong (on a blob's rectangle 6 px short of an eight of clubs 63 px wide it read the eight of
+    spades fully surely, the templates unsure of it and the pair read favouring it too). A read
+    the templates are sure of themselves is kept with no second read."""
+    import vision.identify as ident
+    from vision.types import Detection
+
+    deck = get_deck("standard")
+    comp = Composer(200, 200, cloth=(60, 70, 50), rng=np.random.default_rng(5))
+    q = card_quad(100, 100, 28, L)
+    comp.add_card(deck, "8C", q)
+    image = comp.finish(blur=1.0, noise=2.0).image
+    corners = tuple(map(tuple, q))
+    by_index = (Detection("8S", corners, 1.0), ident._Match("8S", None, 0, 0.2, 0.0, 0.01, rival=("7S", None)))
+    reads = _counted(monkeypatch, ident, "_read_region")
+    det, _ = ident._twin_resettled(image, deck, *by_index)
+    assert det.code in ("8C", UNKNOWN) and len(reads) == 1
+    by_templates = (by_index[0], replace(by_index[1], confidence=0.95))
+    assert ident._twin_resettled(image, deck, *by_templates)[0] is by_index[0] and len(reads) == 1
+
+
 def test_the_top_card_of_two_lying_almost_on_each_other_is_read() -> None:
     """Two white cards dropped almost on each other make one clean quad of nearly a card's
     shape, taken for a single card and read unsurely as one: the top card, whose two sides over

@@ -996,7 +996,7 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
     if refine:
         em = EdgeMap.around(image, q, 0.25)
         if _skew(q) < MAX_SKEW_DEG:
-            fq, _ = fit_edges(em, q, max_shift=0.06, max_turn=5.0)
+            fq, _ = fit_edges(em, q, max_shift=0.06, max_turn=5.0, one_side=True)
         else:  # a card in perspective (fit_edges fits rectangles): each side on its own outline
             fq, share = fit_sides(em, q)
             outlined = bool((share >= OUTLINED).all()) and \
@@ -1326,8 +1326,15 @@ def _twin_resettled(image: np.ndarray, deck: Deck, det: Detection, m: _Match) ->
     none, it stands. The pair read compares two faces that differ in a few pixels, so it follows
     an outline a few pixels off: a hypothesis's rectangle across a dealt row, searched onto the
     print, read a 3 of spades as the 3 of clubs surely (sharpened: the 3 of spades) and a queen
-    of clubs outlined at four fifths of its size as the queen of spades (sharpened: unsure)."""
-    if det.code == UNKNOWN or m.rival is None or not _twins(det.code, m.rival[0]) or m.paired <= 0.0:
+    of clubs outlined at four fifths of its size as the queen of spades (sharpened: unsure).
+    So is one that the corner index read surely where the templates were unsure (index_alone):
+    the index's small spade and club rest on a shape model that can be sure and wrong, and on
+    a blob's rectangle 6 px short of an eight of clubs 63 px wide it read the eight of spades
+    fully surely, the templates unsure of that card, the pair read favouring it too (sharpened:
+    the eight of clubs, surely)."""
+    index_alone = det.back is None and det.confidence >= MIN_CONFIDENCE and m.confidence < MIN_CONFIDENCE
+    if det.code == UNKNOWN or not index_alone and (m.rival is None or not _twins(det.code, m.rival[0])
+                                                   or m.paired <= 0.0):
         return det, m
     again = _read_region(image, np.array(det.corners, np.float32), deck, refine=True, search=False, strict=True)
     return (det, m) if again[0].code == det.code else again
