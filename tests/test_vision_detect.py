@@ -95,42 +95,6 @@ def test_fit_edges_brings_back_a_quad_off_along_both_image_axes() -> None:
     assert float(np.median(left)) < 0.5 * float(np.median(before))
 
 
-def _one_end_short(truth: np.ndarray, end: int, cut: float) -> np.ndarray:
-    """truth with one of its short sides (end 0 or 1) moved cut px inwards along the card."""
-    q = truth.astype(np.float32).copy()
-    long_first = np.linalg.norm(q[1] - q[0]) > np.linalg.norm(q[2] - q[1])
-    pairs = (((0, 1), (3, 2)), ((2, 3), (1, 0))) if not long_first else (((3, 0), (2, 1)), ((1, 2), (0, 3)))
-    for e, o in zip(*pairs[end], strict=True):
-        v = truth[o] - truth[e]
-        q[e] = truth[e] + cut * v / np.linalg.norm(v)
-    return q
-
-
-def test_fit_edges_moves_a_quads_short_end_onto_the_card_on_its_own() -> None:
-    """A quad one end of which lies 7 px inside the card (a blob's rectangle short of a pile's top
-    card): a shift moves both ends and a change of size all four sides, so the rectangle search
-    left it where it was (the three other sides on the outline score as well); with one_side,
-    each side also moves alone, and the short end comes out onto the card's edge."""
-    from vision.detect import fit_edges
-
-    before, plain, one = [], [], []
-    for seed, angle in enumerate((10, 35, 80, 125, 160, 200)):
-        img, truth = _card_alone(seed, angle, long_px=90)
-        for end in (0, 1):
-            q0 = _one_end_short(truth, end, 7.0)
-            em = EdgeMap.around(img, q0, 0.25)
-            before.append(corner_gap(truth, q0))
-            plain.append(corner_gap(truth, fit_edges(em, q0, max_shift=0.06, max_turn=5.0)[0]))
-            one.append(corner_gap(truth, fit_edges(em, q0, max_shift=0.06, max_turn=5.0, one_side=True)[0]))
-    assert float(np.median(plain)) >= 5.0, np.round(plain, 1)  # the case
-    assert float(np.median(one)) <= 2.0 and max(one) <= 4.0, np.round(one, 1)
-    # a quad already on the card stays on it
-    for seed, angle in enumerate((20, 140)):
-        img, truth = _card_alone(seed + 10, angle, long_px=90)
-        q, _ = fit_edges(EdgeMap.around(img, truth, 0.25), truth, max_shift=0.06, max_turn=5.0, one_side=True)
-        assert corner_gap(truth, q) <= 2.0
-
-
 def test_part_of_a_card_melting_into_the_cloth_gives_a_whole_card_hypothesis() -> None:
     """Half a card painted over in the cloth's colour (a dark field on a dark cloth) leaves a
     clean quad half a card long: the whole card around it is a hypothesis, the half is not

@@ -409,7 +409,7 @@ _NV = np.array([-1, 1, 0, 0], np.float32)[None, :, None]
 
 
 def _edge_scores(em: EdgeMap, c: np.ndarray, th: np.ndarray, hw: np.ndarray, hh: np.ndarray,
-                 sides: int = 3, fourth: float = 0.0) -> np.ndarray:
+                 sides: int = 3) -> np.ndarray:
     """Edge support of card rectangles (centres c (m, 2), angles th, half sizes hw, hh (m,)).
 
     Per side: the median, along the side, of the brightness drop going outwards (the paper is
@@ -418,8 +418,7 @@ def _edge_scores(em: EdgeMap, c: np.ndarray, th: np.ndarray, hw: np.ndarray, hh:
     score is the mean of the three strongest sides (one side of a pile's top card may lie on the
     white margin of the card below), or of all four for a card lying alone (sides=4), where
     three sides on the card's inner frame or print and the fourth on nothing could outscore
-    its outline. fourth: the weakest side's weight added to the mean of three (fit_edges's
-    one_side: there the fourth side must pull its side out onto the outline, not decide)."""
+    its outline."""
     ux = np.cos(th).astype(np.float32)[:, None, None]
     uy = np.sin(th).astype(np.float32)[:, None, None]
     au = _AU * hw.astype(np.float32)[:, None, None]
@@ -435,19 +434,14 @@ def _edge_scores(em: EdgeMap, c: np.ndarray, th: np.ndarray, hw: np.ndarray, hh:
     g.sort(axis=2)
     med = 0.5 * (g[:, :, 6] + g[:, :, 7])
     med.sort(axis=1)
-    return med[:, 4 - sides:].mean(axis=1) + (fourth * med[:, 0] if fourth else 0.0)
+    return med[:, 4 - sides:].mean(axis=1)
 
 
 def fit_edges(em: EdgeMap, quad: np.ndarray, max_shift: float = 0.1, max_turn: float = 8.0,
-              rounds: int = 3, grow: bool = False, sides: int = 3, one_side: bool = False) -> tuple[np.ndarray, float]:
+              rounds: int = 3, grow: bool = False, sides: int = 3) -> tuple[np.ndarray, float]:
     """Move a card quad (clockwise, any start) to the rectangle whose outline best follows the
     image's edges nearby: coordinate search over angle, position and size. Returns the quad
-    (clockwise, same start) and its edge score (grey levels per pixel; sides: see _edge_scores).
-
-    one_side: also move each side alone (its opposite side staying), within ONE_SIDE_ASPECT of
-    the quad's shape: a quad with one end on the card and the other inside it (a blob's
-    rectangle short of a pile's top card) gains nothing from a shift, which moves both ends,
-    nor from a change of size, which moves all four sides, so the coordinate search kept it."""
+    (clockwise, same start) and its edge score (grey levels per pixel; sides: see _edge_scores)."""
     q = np.asarray(quad, np.float32).reshape(4, 2)
     c = q.mean(axis=0)
     e_u = (q[1] - q[0]) + (q[2] - q[3])
@@ -473,9 +467,8 @@ def fit_edges(em: EdgeMap, quad: np.ndarray, max_shift: float = 0.1, max_turn: f
 
     def score(cand: np.ndarray) -> np.ndarray:
         return _edge_scores(em, centre(cand), cand[:, 2], hw0 * cand[:, 3] * cand[:, 4],
-                            hh0 * cand[:, 3] / cand[:, 4], sides, fourth)
+                            hh0 * cand[:, 3] / cand[:, 4], sides)
 
-    fourth = ONE_SIDE_WEIGHT if one_side and sides == 3 else 0.0
     best = float(score(p[None])[0])
     if grow:  # the outline found may be the colour field's or a part of the card: try larger
         ks_ = np.linspace(0.92, 1.4, 13)
@@ -486,15 +479,11 @@ def fit_edges(em: EdgeMap, quad: np.ndarray, max_shift: float = 0.1, max_turn: f
         if sc[j] > best:
             best, p = float(sc[j]), cand[j]
     ks = np.arange(-3, 4, dtype=np.float64)
-    coords = ((5, 6, 7, 8) if one_side else ()) + (2, 0, 1, 3, 4)
     for r in range(rounds):
         f = 1.0 if r == 0 else 0.5 ** r
-        for i in coords:
-            if i < 5:
-                cand = np.repeat(p[None], len(ks), axis=0)
-                cand[:, i] += ks * steps[i] * f
-            else:  # one side alone
-                cand = _side_moved(p, i - 5, ONE_SIDE_KS * ONE_SIDE_STEP * long_ * f, hw0, hh0)
+        for i in (2, 0, 1, 3, 4):
+            cand = np.repeat(p[None], len(ks), axis=0)
+            cand[:, i] += ks * steps[i] * f
             sc = score(cand)
             j = int(np.argmax(sc))
             if sc[j] > best:
@@ -506,36 +495,6 @@ def fit_edges(em: EdgeMap, quad: np.ndarray, max_shift: float = 0.1, max_turn: f
     c = np.array([cx, cy])
     out = np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32)
     return out, best
-
-
-ONE_SIDE_WEIGHT = 0.3  # the weight of the fourth side in fit_edges's one_side (_edge_scores)
-ONE_SIDE_KS = np.arange(-5, 6, dtype=np.float64)  # a side alone moves by these steps of ...
-ONE_SIDE_STEP = 0.025  # ... this share of the card's length (up to 12.5 % of it: an end's outline
-# shows within a pixel or two of it, so the search must reach it from the paper inside)
-ONE_SIDE_ASPECT = 0.12  # the most a side moved alone may change the quad's aspect (log ratio)
-
-
-def _side_moved(p: np.ndarray, side: int, d: np.ndarray, hw0: float, hh0: float) -> np.ndarray:
-    """fit_edges's parameters p (shift u, shift v, angle, scale, aspect) with one side moved out
-    by each of d px (0, 1: the u sides; 2, 3: the v sides), the opposite side staying; a move
-    that changes the aspect by more than ONE_SIDE_ASPECT is dropped (left at p). (len(d), 5)."""
-    cand = np.repeat(p[None], len(d), axis=0)
-    out = cand.copy()
-    hw = hw0 * cand[:, 3] * cand[:, 4]
-    hh = hh0 * cand[:, 3] / cand[:, 4]
-    sign = 1.0 if side % 2 else -1.0
-    if side < 2:
-        hw = hw + d / 2
-        out[:, 0] += sign * d / 2
-    else:
-        hh = hh + d / 2
-        out[:, 1] += sign * d / 2
-    scale = np.sqrt(np.maximum(hw * hh, 1e-6) / (hw0 * hh0))
-    aspect = np.sqrt(np.maximum(hw, 1e-3) / np.maximum(hh, 1e-3) * hh0 / hw0)
-    out[:, 3], out[:, 4] = scale, aspect
-    keep = np.abs(2.0 * np.log(aspect)) <= ONE_SIDE_ASPECT  # (aspect: the root of the ratio)
-    out[~keep] = cand[~keep]
-    return out
 
 
 def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
