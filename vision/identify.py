@@ -1299,8 +1299,7 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
                 # on its photographed faces chose the four of diamonds over a real four of hearts
                 # by 0.175)
                 r_conf = r.confidence
-                small = deck.kind != "enrolled" and _card_like(index_q)[1] < SMALL_INDEX_PX
-                if _twins(r.code, code) and m.paired > PAIR_FLOOR and (code[-1:] in _BLACK or small):
+                if _twins(r.code, code) and m.paired > PAIR_FLOOR and (code[-1:] in _BLACK or _index_blurred(deck, index_q)):
                     r_conf *= max(0.0, 1.0 - m.paired / PAIR_CONTRADICTS)
                 if r_conf >= INDEX_SURE or (r_conf >= MIN_CONFIDENCE and r_conf > conf and sees_card):
                     code, conf, rot, q = r.code, r_conf, r.rot, index_q
@@ -1320,6 +1319,12 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
     return det, m
 
 
+def _index_blurred(deck: Deck, q: np.ndarray) -> bool:
+    """A card outlined by q so small that its index's suit is a few blurred pixels
+    (SMALL_INDEX_PX), where the faces compared are our drawings (not an enrolled deck's photos)."""
+    return deck.kind != "enrolled" and _card_like(q)[1] < SMALL_INDEX_PX
+
+
 def _twin_resettled(image: np.ndarray, deck: Deck, det: Detection, m: _Match) -> tuple[Detection, _Match]:
     """A blob hypothesis's read of a standard card that the pair read told from its twin, read
     again on its outline sharpened on the image's edges; where that read names another card, or
@@ -1335,11 +1340,10 @@ def _twin_resettled(image: np.ndarray, deck: Deck, det: Detection, m: _Match) ->
     few blurred pixels (SMALL_INDEX_PX): on a real deck the templates are often unsure and the
     index the reader that knows the card (a photo's ten of hearts, read at 0.6 by its index
     alone, was read as nothing on the sharpened outline)."""
-    small = deck.kind != "enrolled" and _card_like(np.array(det.corners, np.float32))[1] < SMALL_INDEX_PX
-    index_alone = det.back is None and det.confidence >= MIN_CONFIDENCE and m.confidence < MIN_CONFIDENCE \
-        and (det.code[-1:] in _BLACK or small)
-    if det.code == UNKNOWN or not index_alone and (m.rival is None or not _twins(det.code, m.rival[0])
-                                                   or m.paired <= 0.0):
+    paired_twin = m.rival is not None and _twins(det.code, m.rival[0]) and m.paired > 0.0
+    index_alone = det.back is None and det.confidence >= MIN_CONFIDENCE > m.confidence \
+        and (det.code[-1:] in _BLACK or _index_blurred(deck, np.array(det.corners, np.float32)))
+    if det.code == UNKNOWN or not (paired_twin or index_alone):
         return det, m
     again = _read_region(image, np.array(det.corners, np.float32), deck, refine=True, search=False, strict=True)
     return (det, m) if again[0].code == det.code else again
