@@ -454,12 +454,17 @@ class Tracker:
                     read = own
             if self.debug:
                 print("  stale place of", gone.code, "reads", read.code, round(read.confidence, 2))
-            if not self._sure(read):
-                continue  # bare, or unreadable: what differs from the reference there tells
-            out.extend(self._arrivals(frame, [read], k))
             reg = np.zeros(small.shape[:2], bool)
             reg[sl] = m
             st = (sl[1].start, sl[0].start, sl[1].stop - sl[1].start, sl[0].stop - sl[0].start)
+            if not self._sure(read):
+                if read.confidence < NOTHING_THERE and self._bare_now(gone.quad):
+                    # bare cloth where the reference still shows the card that left: nothing
+                    # new lies there, so the place is taken in as it is now (else the card-shaped
+                    # change it leaves is read again and again as a card not readable yet)
+                    self._refresh(frame.image, small, reg, st)
+                continue  # unreadable: what differs from the reference there tells
+            out.extend(self._arrivals(frame, [read], k))
             self._refresh(frame.image, small, reg, st)  # the card that lies there now
         return out
 
@@ -527,6 +532,8 @@ class Tracker:
                    and self._share_over(kn.quad, reg) > 0.5 for kn in self.model):
                 continue  # the card reported there since it last changed
             self._still_tried[key] = k + STILL_RETRY_FRAMES
+            if self._flatter_than_before(reg, st[i]):
+                continue  # bare cloth where a card lay: a card left, none came (no read needed)
             dets, _shaped = self._new_reads(frame, reg, st[i], k, quick=True)
             if self.debug:
                 print("  still patch", st[i].tolist(), [(d.code, round(d.confidence, 2)) for d in dets])
@@ -541,6 +548,19 @@ class Tracker:
         if len(self._still_tried) > 400:
             self._still_tried = {kk: v for kk, v in self._still_tried.items() if v > k}
         return out
+
+    def _flatter_than_before(self, reg: np.ndarray, st) -> bool:
+        """Does a changed patch now show far less detail than the reference did (bare cloth
+        where a card lay, as _bare_now for a card's place)?"""
+        if self._ref_mid is None or self._mid_now is None:
+            return False
+        x, y, w, h = (2 * int(v) for v in st[:4])
+        m = np.repeat(np.repeat(reg[y // 2:(y + h) // 2, x // 2:(x + w) // 2], 2, axis=0), 2, axis=1)
+        then = self._ref_mid[y:y + h, x:x + w][m].astype(np.float32)
+        if then.size < 20:
+            return False
+        now = self._mid_now[y:y + h, x:x + w][m].astype(np.float32)
+        return float(now.std()) < BARE * float(then.std())
 
     def _card_shaped(self, reg: np.ndarray, st) -> bool:
         """Is this patch of the small picture about a card's rectangle on the table (most of
@@ -841,10 +861,15 @@ class Tracker:
                                                          connectivity=8)
         piece_label = np.zeros(n, outside_weak.dtype)
         piece_label[lab.ravel()] = outside_weak.ravel()
+        # the weak labels each blob's pixels carry, for all blobs at once: (blob, weak label) pairs
+        nw = int(weak.max()) + 1
+        both = (labels > 0) & (weak > 0)
+        pairs = np.unique(labels[both].astype(np.int64) * nw + weak[both])
+        blob_of, weak_of = pairs // nw, pairs % nw
         for i in arm_ids:
-            ids = np.unique(weak[labels == i])
-            ids = ids[ids > 0]
-            pieces = np.flatnonzero(np.isin(piece_label[1:], ids)) + 1
+            carried = np.zeros(nw, bool)
+            carried[weak_of[blob_of == i]] = True
+            pieces = np.flatnonzero(carried[piece_label[1:]]) + 1
             es = []
             for j in pieces:
                 if st[j, cv2.CC_STAT_AREA] < 4 and len(pieces) > 1:
