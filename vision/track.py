@@ -857,10 +857,10 @@ class Tracker:
         outside_weak = np.where(self._outside, weak, 0)
         # the crossings of all arms at once: weak labels are 8-connected, so no two touch, and
         # a blob's crossings are the pieces that carry its labels
-        n, lab, st, _ = cv2.connectedComponentsWithStats((outside_weak > 0).astype(np.uint8),
-                                                         connectivity=8)
+        crossing = outside_weak > 0
+        n, lab, st, _ = cv2.connectedComponentsWithStats(crossing.astype(np.uint8), connectivity=8)
         piece_label = np.zeros(n, outside_weak.dtype)
-        piece_label[lab.ravel()] = outside_weak.ravel()
+        piece_label[lab[crossing]] = outside_weak[crossing]
         # the weak labels each blob's pixels carry, for all blobs at once: (blob, weak label) pairs
         nw = int(weak.max()) + 1
         both = (labels > 0) & (weak > 0)
