@@ -942,3 +942,30 @@ def test_the_bare_place_a_card_left_under_a_hand_is_taken_into_the_reference(now
         assert np.array_equal(tracker._ref_full[300:460, 560:640], img[300:460, 560:640])
     else:
         assert np.array_equal(tracker._ref, ref_before)
+
+
+def test_a_card_reported_at_rest_keeps_its_print_as_it_showed_then():
+    """A card laid squarely on a pile changes the picture in pieces that settle a frame or two
+    apart. Once it is reported, its print as it showed then is its reference: the pieces that
+    settle later are no print change to read again (the speed benchmark read a seven of
+    diamonds twice in one frame), while a card laid on it later still changes its print."""
+    from types import SimpleNamespace
+
+    from vision.track import _Known
+    from vision.types import Detection
+
+    tracker, img, _ = _tracker_on((600, 380), (600, 380), 0.0)  # the pile, as the reference has it
+    now = img.copy()
+    cv2.circle(now, (600, 330), 14, (40, 40, 200), -1)  # the new card's print differs from the old one's
+    quad = cv2.boxPoints(((600.0, 380.0), (126, 176), 0.0)).astype(np.float64)
+    tracker._rest_index = tracker._arrived_index = lambda q, k: k
+    tracker._seat_of_arm_over = lambda q, before=None, span=3: 2
+    tracker._known_from = lambda d: _Known(d.code, np.asarray(d.corners, float), 300.0, 190.0, 0.0, "centre")
+    det = Detection("6H", tuple(map(tuple, quad)), 1.0)
+    obs = tracker._arrivals(SimpleNamespace(image=now, t=2.0, index=60), [det], 60)
+    assert [(o.kind, o.code, o.seat) for o in obs] == [("card_rest", "6H", 2)]
+    kn = tracker.model[-1]
+    assert tracker._print_changed(now, kn) == 0.0  # the rest of its change: nothing to read
+    later = now.copy()
+    cv2.circle(later, (600, 420), 14, (40, 40, 40), -1)  # another card laid squarely on it
+    assert tracker._print_changed(later, kn) > 0.0

@@ -1596,6 +1596,12 @@ class Tracker:
                 if self._overlap(o.quad, q) > 0.05:
                     o.top = False
             self.model.append(kn)
+            # its print as it shows now, read as itself: the rest of its change, settling in
+            # pieces a frame or two later, is then no print change to read again
+            at = self._print_box(frame.image, kn)
+            if at is not None:
+                x0, y0, x1, y1 = at[0]
+                kn.print_seen = (at[0], frame.image[y0:y1, x0:x1].copy())
             zone_seat = self.layout.seat_of_zone(kn.zone)
             out.extend(self._unseen_departures(frame.t, zone=kn.zone))  # its slot was emptied
             if zone_seat is not None and from_zone is None and kn.face_up and kn.code != UNKNOWN:
