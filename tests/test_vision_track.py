@@ -911,9 +911,9 @@ def test_the_bare_place_a_card_left_under_a_hand_is_taken_into_the_reference(now
     """The place a card left while a hand hid it is read again once free. Where that read finds
     no card and the place shows bare cloth, the place is taken into the reference as it is now:
     else the card-shaped change the card left there is read again and again as a card not
-    readable yet (the speed benchmark read one such place 15 times, on 4 retries). Where an
-    unreadable card lies there (detail like a card's), the reference keeps the old picture, so
-    that the change is still looked at."""
+    readable yet (the speed benchmark read one such place 17 times, 12 of them on 4 retries).
+    Where an unreadable card lies there (detail like a card's), the reference keeps the old
+    picture, so that the change is still looked at."""
     from types import SimpleNamespace
 
     from vision.track import _Known
