@@ -139,6 +139,11 @@ def _mask_up(mask: np.ndarray, shape: tuple[int, int], y0: int, y1: int, x0: int
     return mask[np.ix_(ys, xs)]
 
 
+def _far_flatter(then: np.ndarray, now: np.ndarray) -> bool:
+    """Does a place now show far less detail than it did (BARE: bare cloth where a card lay)?"""
+    return float(now.std()) < BARE * float(then.std())
+
+
 def _turn_apart(a: float, b: float) -> float:
     """Degrees between two rectangle turns (a rectangle turned 180 degrees is itself)."""
     d = abs(a - b) % 180.0
@@ -559,8 +564,7 @@ class Tracker:
         then = self._ref_mid[y:y + h, x:x + w][m].astype(np.float32)
         if then.size < 20:
             return False
-        now = self._mid_now[y:y + h, x:x + w][m].astype(np.float32)
-        return float(now.std()) < BARE * float(then.std())
+        return _far_flatter(then, self._mid_now[y:y + h, x:x + w][m].astype(np.float32))
 
     def _card_shaped(self, reg: np.ndarray, st) -> bool:
         """Is this patch of the small picture about a card's rectangle on the table (most of
@@ -659,10 +663,7 @@ class Tracker:
                 if d.confidence < SURE:
                     continue
                 if self._same_place(d, kn):
-                    at = self._print_box(image, kn)
-                    if at is not None:
-                        x0, y0, x1, y1 = at[0]
-                        kn.print_seen = (at[0], image[y0:y1, x0:x1].copy())
+                    self._remember_print(image, kn)
                 break  # the pile's top card, read surely: the other fits are of the cards below
         return dets
 
@@ -1011,6 +1012,13 @@ class Tracker:
         m = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.fillConvexPoly(m, np.round(inner - [x0, y0]).astype(np.int32), 1)
         return (x0, y0, x1, y1), m > 0
+
+    def _remember_print(self, image: np.ndarray, kn: _Known) -> None:
+        """Keep a model card's print as it shows now, where it was read as itself (print_seen)."""
+        at = self._print_box(image, kn)
+        if at is not None:
+            x0, y0, x1, y1 = at[0]
+            kn.print_seen = (at[0], image[y0:y1, x0:x1].copy())
 
     def _print_changed(self, image: np.ndarray, kn: _Known) -> float:
         """The share of a model card's print that differs from the reference picture (or from
@@ -1598,10 +1606,7 @@ class Tracker:
             self.model.append(kn)
             # its print as it shows now, read as itself: the rest of its change, settling in
             # pieces a frame or two later, is then no print change to read again
-            at = self._print_box(frame.image, kn)
-            if at is not None:
-                x0, y0, x1, y1 = at[0]
-                kn.print_seen = (at[0], frame.image[y0:y1, x0:x1].copy())
+            self._remember_print(frame.image, kn)
             zone_seat = self.layout.seat_of_zone(kn.zone)
             out.extend(self._unseen_departures(frame.t, zone=kn.zone))  # its slot was emptied
             if zone_seat is not None and from_zone is None and kn.face_up and kn.code != UNKNOWN:
@@ -1685,7 +1690,7 @@ class Tracker:
         """Does the card's place now show far less detail than it did (bare cloth: the card
         was taken away, not covered by another)?"""
         pics = self._place_then_and_now(quad)
-        return pics is not None and float(pics[1].std()) < BARE * float(pics[0].std())
+        return pics is not None and _far_flatter(*pics)
 
     def _covered_unread(self, kn: _Known) -> bool:
         """Does a card no read could name lie where a model card lay on the cloth in the middle?
