@@ -1303,6 +1303,8 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
                     r_conf *= max(0.0, 1.0 - m.paired / PAIR_CONTRADICTS)
                 if r_conf >= INDEX_SURE or (r_conf >= MIN_CONFIDENCE and r_conf > conf and sees_card):
                     code, conf, rot, q = r.code, r_conf, r.rot, index_q
+    if back is not None and conf >= MIN_CONFIDENCE:
+        conf *= _margin_shown(image, q, deck, back)
     q = np.roll(q, -((rot // 90) % 4), axis=0)  # rot: quarter turns to the printed top-left
     face_up = back is None
     if conf < MIN_CONFIDENCE:
@@ -1317,6 +1319,54 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
                     best_fit=f"back:{m.back}" if m.back is not None else m.code,
                     fit_error=round(m.error, 6))
     return det, m
+
+
+BACK_RING_SHOWN = (0.05, 0.15)  # how far a back's margin stands out from its field along a side, as a share
+# of what its design has (log ratio, in the channel where the field is darkest): from no confidence to full
+BACK_RING_DESIGN = 1.5  # ... asked only of a back whose design has a margin this many times brighter
+_back_rings: dict[tuple[int, str, str], tuple[int, float]] = {}
+
+
+def _ring_and_field(pic: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    """Along each side of a rectified card (corners left out: they are round), the brightest of
+    its three outermost pixels (the outline may be a pixel or two off); and the median colour
+    inside."""
+    f = pic.astype(np.float32) + 4.0  # (no log of zero in the dark)
+    sides = [f[:3, 4:-4].max(axis=0), f[-3:, 4:-4].max(axis=0),
+             f[4:-4, :3].max(axis=1), f[4:-4, -3:].max(axis=1)]
+    return sides, np.median(f[8:-8, 8:-8].reshape(-1, 3), axis=0)
+
+
+def _back_ring(deck: Deck, colour: str) -> tuple[int, float]:
+    """The channel in which a back's margin stands out most from its field, and by how much
+    (log ratio); about 0 for a back drawn or photographed without a margin."""
+    key = (id(deck), deck.name, colour)
+    if key not in _back_rings:
+        pic = cv2.resize(deck.render_back(colour, 4.0), (RW, RH), interpolation=cv2.INTER_AREA)
+        sides, field = _ring_and_field(pic)
+        contrast = np.log(np.median(np.concatenate(sides), axis=0) / field)
+        c = int(np.argmax(contrast))
+        _back_rings[key] = (c, float(contrast[c]))
+    return _back_rings[key]
+
+
+def _margin_shown(image: np.ndarray, q: np.ndarray, deck: Deck, colour: str) -> float:
+    """How far a back read on q is to be trusted for the margin it shows (0..1). At the camera's
+    scale a back is a plain field of colour, and so is bare cloth of that colour: on a blue felt,
+    the gap a card left between two others, outlined across them, read as a blue back at 0.72,
+    the cloth taken for the field and the neighbours' white for two sides of the margin (their
+    median stood out 0.07 of the design's contrast; on the identify benchmark's backs at least
+    half visible, at most two of 98 stood out less, both half covered by a hand). A back shows
+    its margin on every side, and where another card or a hand covers one, mostly paper or skin
+    brighter than the field; so the side that stands out second least decides (one side may lie
+    under something dark)."""
+    c, design = _back_ring(deck, colour)
+    if design < np.log(BACK_RING_DESIGN):
+        return 1.0
+    sides, field = _ring_and_field(rectify(image, _oriented(q)))
+    stands_out = sorted(float(np.median(np.log(s[:, c] / field[c]))) / design for s in sides)
+    lo, hi = BACK_RING_SHOWN
+    return float(np.clip((stands_out[1] - lo) / (hi - lo), 0.0, 1.0))
 
 
 def _index_blurred(deck: Deck, q: np.ndarray) -> bool:
