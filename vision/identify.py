@@ -516,9 +516,14 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
         a3, b3 = a[None], b[:, None, :]
         r = (sxx - 2 * a3 * xt - 2 * b3 * sx + a3 ** 2 * tt + 2 * a3 * b3 * t1 + b3 ** 2 * cnt).sum(axis=1)
         if clipped:
-            short = np.maximum(xv[:, None] - (a[ch_c] * tcl + b[cell_c]), 0.0)
+            short = np.maximum(xv[:, None] - _predicted(a, b, tcl), 0.0)
             r += sums(short * short).sum(axis=1)
         return np.where(share > 0.15, r / den, COVER_TAU)
+
+    def _predicted(a, b, tcl):  # (k, m): what each template predicts at the clipped channels
+        # (in float32, like the pictures: a glary card clips thousands of channels, and these
+        # products over every template took most of its read in float64)
+        return a.astype(np.float32)[ch_c] * tcl + b.astype(np.float32)[cell_c]
 
     def in_use(res):  # the cells a fit explains, and at least the best-fitting third (a fit is always made)
         thr = np.partition(res, ncell // 3, axis=0)[ncell // 3][None]
@@ -536,7 +541,7 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
             res = cell_res(a, b, arr)
             use = in_use(res)
             if clipped:
-                seen = np.maximum(xv[:, None], a[ch_c] * tcl + b[cell_c])
+                seen = np.maximum(xv[:, None], _predicted(a, b, tcl))
         robust = np.minimum(res, COVER_TAU)
         score = robust.mean(axis=0) / np.minimum(np.maximum(a.mean(axis=0) ** 2, 0.3), 1.0)  # a dim card's residuals are smaller
         return score, res, a, b
