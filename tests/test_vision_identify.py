@@ -1153,7 +1153,7 @@ def test_the_top_card_of_two_lying_almost_on_each_other_is_read() -> None:
 def test_the_gap_a_card_left_on_cloth_of_its_backs_colour_is_not_read_as_a_back() -> None:
     """At the camera's scale a back is a plain field of colour, and so is bare cloth of that
     colour. On a blue felt, the gap a card left in a dealt row, outlined across it with the two
-    neighbours' white at its ends, read as a blue back at up to 0.80 (3 of 120 such reads); the
+    neighbours' white at its ends, read as a blue back (at 0.87 on one of these tables); the
     tracker reported a face-down card that was never there. A back shows its white margin on
     every side; the gap shows it on two at most. The backs lying on that felt are still read."""
     from vision.render import CameraSpec, CardPose, Look, render
