@@ -557,14 +557,10 @@ class Tracker:
     def _flatter_than_before(self, reg: np.ndarray, st) -> bool:
         """Does a changed patch now show far less detail than the reference did (bare cloth
         where a card lay, as _bare_now for a card's place)?"""
-        if self._ref_mid is None or self._mid_now is None:
-            return False
         x, y, w, h = (2 * int(v) for v in st[:4])
         m = np.repeat(np.repeat(reg[y // 2:(y + h) // 2, x // 2:(x + w) // 2], 2, axis=0), 2, axis=1)
-        then = self._ref_mid[y:y + h, x:x + w][m].astype(np.float32)
-        if then.size < 20:
-            return False
-        return _far_flatter(then, self._mid_now[y:y + h, x:x + w][m].astype(np.float32))
+        pics = self._mid_then_and_now((slice(y, y + h), slice(x, x + w)), m)
+        return pics is not None and _far_flatter(*pics)
 
     def _card_shaped(self, reg: np.ndarray, st) -> bool:
         """Is this patch of the small picture about a card's rectangle on the table (most of
@@ -1668,13 +1664,18 @@ class Tracker:
     def _place_then_and_now(self, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         """The card's footprint as the reference showed it and as it shows now (grey levels),
         None where there is too little of it to compare."""
+        foot, box = self._footprint_mid(quad, grow=0)
+        return self._mid_then_and_now(box, foot)
+
+    def _mid_then_and_now(self, box: tuple, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """The masked pixels of a box of the mid-size picture, in the reference and now (grey
+        levels); None where there are too few of them to compare."""
         if self._ref_mid is None or self._mid_now is None:
             return None
-        foot, box = self._footprint_mid(quad, grow=0)
-        a = self._ref_mid[box][foot].astype(np.float32)
+        a = self._ref_mid[box][mask].astype(np.float32)
         if a.size < 20:
             return None
-        return a, self._mid_now[box][foot].astype(np.float32)
+        return a, self._mid_now[box][mask].astype(np.float32)
 
     def _looks_as_before(self, quad: np.ndarray) -> bool:
         """Does the card's place still show the picture it showed (up to light and shadow)?"""
