@@ -16,9 +16,9 @@ Reading is kept off the frame that reports a card: regions still waiting out the
 frames are read ahead (read_ahead(), which the caller runs after handing on what update()
 returned), so the settling frame has only bookkeeping left. A card-shaped change that no read
 can name yet (glare, a shadow, blur) is read again a few times before it joins the reference; a
-model card an arm lay over is read again even when little of the small picture changed (a
-look-alike laid on a pile); a model card that cannot be read but still shows its remembered
-picture is kept. Arms are traced to the world outside the table at half the threshold, since a
+model card an arm lay over is read again on any change the arm left on it, even specks too
+small to be regions of their own (a look-alike laid squarely on a pile changes a pip); a
+model card that cannot be read but still shows its remembered picture is kept. Arms are traced to the world outside the table at half the threshold, since a
 sleeve may look much like the cloth or the floor. The place of a card found elsewhere that left
 it while a hand hid it is read again once free: the reference there still shows the card that
 left, and a look-alike laid in its place (the next card into a row's slot) may not change the
@@ -72,7 +72,8 @@ from vision.types import (
 ONE_PLACE = 0.35  # two reads whose outlines overlap more than this are of one card
 SAME_PICTURE = 0.8  # correlation with the remembered picture: the card is still there
 MIN_ARM_PX = 8  # small-picture px: a change linked to outside only faintly must be this big
-TOUCHED_CHANGE = 0.04  # share of a card an arm lay over that must differ for it to be read again
+MIN_REGION_PX = 3  # small-picture px: a change smaller than this is a speck, not a region to read ...
+# ... except on a card an arm lay over (_specks_on_touched)
 RETRY_FRAMES = (2, 4, 8, 16)  # frames to wait before each new read of a card not read yet
 LEFT_MEMORY_S = 10.0  # a card that left a seat zone is matched with an arrival this long
 LEFT_UNSEEN_S = 1.0  # a row card gone this long without being seen to land is told gone
@@ -408,7 +409,7 @@ class Tracker:
             arm_near = cv2.dilate(arm.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
             blocked = set(np.unique(labels[arm_near & fg]).tolist())
             for i in range(1, n):
-                if i in blocked or stats[i, cv2.CC_STAT_AREA] < 3:
+                if i in blocked or stats[i, cv2.CC_STAT_AREA] < MIN_REGION_PX:
                     continue
                 reg = labels == i
                 last = int(self._last_change[reg].max())
@@ -423,6 +424,7 @@ class Tracker:
                         self._queued.append((frame, reg, stats[i], k, last))
                     continue  # not readable a moment ago: wait before reading it again
                 out.extend(self._process(frame, small, reg, stats[i], k))
+            out.extend(self._specks_on_touched(frame, small, k, labels, stats, blocked))
             if blocked:
                 out.extend(self._rest_beside_arms(frame, small, k, np.isin(labels, list(blocked))))
         if self._stale:
@@ -430,6 +432,29 @@ class Tracker:
         self._ahead = [a for a in self._ahead if a.k > k - 4 * self.settle]
         self._unread = [u for u in self._unread if u.next_k > k - 2 * RETRY_FRAMES[-1]]
         return out + self._unseen_departures(frame.t)
+
+    def _specks_on_touched(self, frame: Frame, small: np.ndarray, k: int, labels: np.ndarray,
+                           stats: np.ndarray, blocked: Collection[int]) -> list[TableObservation]:
+        """Read again a top card an arm lay over where, the arm gone, the table differs from the
+        reference only in specks too small to be regions of their own: a look-alike turned
+        squarely onto a waste pile (a 5 of spades onto the 4) changes one pip, a pixel or two
+        of the small picture, and went untold. The specks on the card are taken as one region."""
+        out: list[TableObservation] = []
+        for kn in list(self.model):
+            if not kn.top or kn.touched < 0 or kn.touched == k or kn not in self.model:
+                continue
+            sl, m = self._foot_small(kn.quad)
+            ids = [int(i) for i in np.unique(labels[sl][m]) if i > 0 and i not in blocked
+                   and stats[i, cv2.CC_STAT_AREA] < MIN_REGION_PX]
+            if not ids:
+                continue
+            reg = np.isin(labels, ids)
+            if int(self._last_change[reg].max()) > k - self.settle:
+                continue  # not still long enough yet
+            ys, xs = np.nonzero(reg)
+            st = np.array([xs.min(), ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1, len(xs)])
+            out.extend(self._process(frame, small, reg, st, k))
+        return out
 
     def _read_stale(self, frame: Frame, small: np.ndarray, k: int,
                     arm: np.ndarray) -> list[TableObservation]:
@@ -686,8 +711,10 @@ class Tracker:
             return "covered"
         if not kn.top:
             return "keep"  # under another card (a pile): nothing of it to read
-        if not self._changed_at(kn.quad, TOUCHED_CHANGE if kn.touched >= 0 else 0.3):
-            return "keep"  # its picture is as it was: still there, no need to read it again
+        if kn.touched < 0 and not self._changed_at(kn.quad, 0.3):
+            # its picture is as it was: still there, no need to read it again (but where an arm
+            # lay over it, any change left may be a look-alike laid on it: a pip or two)
+            return "keep"
         return "read"
 
     def _same_place(self, d: Detection, kn: _Known) -> bool:
