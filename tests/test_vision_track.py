@@ -671,6 +671,30 @@ def test_a_card_turned_onto_one_that_differs_by_a_pip_is_revealed_where_only_spe
     assert _turned_onto_waste("4S", "5S", seed, _SHARP_RED_FELT, camera) == [("reveal", "5S", "waste:1")]
 
 
+@pytest.mark.parametrize("seed", [0, 2])
+def test_the_cards_of_a_waste_pile_gathered_unseen_are_revealed_again_when_turned_onto_it(seed):
+    """Wackee Six: seat 1's waste (G5 under R8, B3, Y9) is gathered up to be the stock again,
+    and a quarter second later its first card, G5, is turned onto the empty spot, then R8. The
+    spot never shows bare, so the tracker still holds the old pile under the new cards; the new
+    G5 and R8 were taken for the old ones showing from deep in that pile, and went untold (in
+    the demo's Wackee Six round, most waste reveals after the first pass through the stock).
+    Only the two cards right below a pile's top may show when cards are taken off it."""
+    from vision.decks import get_deck
+
+    deck, lay = get_deck("wackee-six"), make_layout(4, game="wackee-six")
+    w = lay.spot("waste:1")
+    acts = [TableAction(0.3, "reveal", 1, "R8", zone="waste:1"),
+            TableAction(0.9, "reveal", 1, "B3", zone="waste:1"),
+            TableAction(1.5, "reveal", 1, "Y9", zone="waste:1"),
+            TableAction(2.1, "gather", 1, "", zone="waste:1"),
+            TableAction(2.35, "reveal", 1, "G5", zone="waste:1"),
+            TableAction(3.55, "reveal", 1, "R8", zone="waste:1")]
+    sim = SimTable(lay, deck, acts, initial=[CardPose(deck, "G5", w.cx, w.cy, w.angle_deg)],
+                   camera=CameraSpec(width=1280, height=720, tilt_deg=8.0), look=Look(),
+                   rng=np.random.default_rng(seed), fps=15.0, duration=4.85)
+    assert _card_events(sim, deck, lay) == [("reveal", c, "waste:1") for c in ("R8", "B3", "Y9", "G5", "R8")]
+
+
 def test_a_card_in_a_hands_shadow_and_partly_under_it_lay_as_now():
     """Dating a card's rest back through frames in which the hand that laid it is still beside
     it: the hand's shadow darkens most of the card and the hand covers part of it. What shows of

@@ -98,6 +98,10 @@ SHADED_SAME = 0.5  # ... unmatched by less than this share once the shading is o
 DETAIL_SHOWS = 0.4  # ... over this share of the card's detail: it lay as now (in a shadow, partly covered)
 BARE = 0.4  # a place whose picture varies this much less than the card's did shows bare cloth
 COVERED_DETAIL = 0.7  # ... and one whose picture varies at least this much of it shows a card
+SHOWS_FROM_BELOW = 2  # known cards below a pile's top that may show when cards are taken off it (a
+# hand takes one or two at a time): deeper ones cannot, and on a waste pile turned over and over,
+# the model's cards of earlier passes lie deep under it; a new card of one of their codes, taken
+# for one of them showing, went untold
 SQUARELY_UNDER = 0.8  # share of a card that the one on it covers: it would show were it there
 STALE_OVERLAP = 0.5  # a card that moved less than this far off its old place (overlap) left no place to read
 STALE_FRAMES = 300  # a place a card left under a hand is read again within this many frames, or not at all
@@ -1602,12 +1606,13 @@ class Tracker:
             if under is not None and ri < under.rest_k + self.settle:
                 under.top = True  # it came to rest with the card: that card, on another outline
                 continue
-            if id(d) not in laid_on and any(
-                    o.code == kn.code and o.face_up == kn.face_up
-                    and math.hypot(o.x - kn.x, o.y - kn.y) < 25 for o in self.model):
+            there = [o for o in self.model if math.hypot(o.x - kn.x, o.y - kn.y) < 25]
+            if id(d) not in laid_on and any(o.code == kn.code and o.face_up == kn.face_up
+                                            for o in there[-(SHOWS_FROM_BELOW + 1):]):
+                # already known there: never report a card twice
                 if self.debug:
                     print("  known there already:", kn.code)
-                continue  # already known there: never report a card twice
+                continue
             arm_seat = self._seat_of_arm_over(q, ri)
             src = self._source(kn, arm_seat, t_rest)
             from_zone = None
@@ -1660,7 +1665,10 @@ class Tracker:
         card never moves into another seat's zone."""
         if kn.code == UNKNOWN:
             return None
-        moved = [(o.zone, o.top, 1, i, o) for i, o in enumerate(self.model)
+        # (not one where it lies: the cards that can show there were asked first (_arrivals), and
+        # one deeper in that pile is of an earlier pass through a waste pile, not this card)
+        elsewhere = [o for o in self.model if math.hypot(o.x - kn.x, o.y - kn.y) >= 25]
+        moved = [(o.zone, o.top, 1, i, o) for i, o in enumerate(elsewhere)
                  if o.code == kn.code and self._changed_at(o.quad) and self._may_move(o.zone, kn.zone)
                  and (o.top or self._mine(o.zone, arm_seat))]
         left = [(e[0], True, 0, e[1], e) for e in self._left.get(kn.code, [])
@@ -1668,7 +1676,7 @@ class Tracker:
         found = moved + left
         if found:
             return max(found, key=lambda c: (self._mine(c[0], arm_seat), c[1], c[2], c[3]))[4]
-        under = [o for o in self.model if o.code == kn.code and not o.top
+        under = [o for o in elsewhere if o.code == kn.code and not o.top
                  and o.face_up == kn.face_up and o.zone != kn.zone and self._mine(o.zone, arm_seat)]
         return under[-1] if under else None
 
@@ -1741,11 +1749,12 @@ class Tracker:
 
     def _laid_over(self, kn: _Known, read: Detection) -> bool:
         """Is the sure read at a model card's place a new card on top of it? (Not when it is
-        the card known below it: then the card on top was taken away.)"""
+        one of the SHOWS_FROM_BELOW cards known right below it (the model lists cards in the
+        order they were laid): then the cards above it were taken away.)"""
         if read.confidence < SURE or (read.code == UNKNOWN and read.face_up):
             return False
-        below = [o for o in self.model if o is not kn and self._overlap(o.quad, kn.quad) > 0.2]
-        return not any(o.code == read.code and o.face_up == read.face_up for o in below)
+        below = [o for o in self.model[:self.model.index(kn)] if self._overlap(o.quad, kn.quad) > 0.2]
+        return not any(o.code == read.code and o.face_up == read.face_up for o in below[-SHOWS_FROM_BELOW:])
 
     def _best_of(self, img: np.ndarray, outlines: list[np.ndarray], k: int,
                  quick: bool = False) -> Detection | None:
