@@ -1753,7 +1753,8 @@ class Tracker:
         order they were laid): then the cards above it were taken away.)"""
         if read.confidence < SURE or (read.code == UNKNOWN and read.face_up):
             return False
-        below = [o for o in self.model[:self.model.index(kn)] if self._overlap(o.quad, kn.quad) > 0.2]
+        laid_before = self.model[:self.model.index(kn)] if kn in self.model else self.model
+        below = [o for o in laid_before if o is not kn and self._overlap(o.quad, kn.quad) > 0.2]
         return not any(o.code == read.code and o.face_up == read.face_up for o in below[-SHOWS_FROM_BELOW:])
 
     def _best_of(self, img: np.ndarray, outlines: list[np.ndarray], k: int,
