@@ -18,11 +18,12 @@ returned), so the settling frame has only bookkeeping left. A card-shaped change
 can name yet (glare, a shadow, blur) is read again a few times before it joins the reference; a
 model card an arm lay over is read again on any change the arm left on it, even specks too
 small to be regions of their own (a look-alike laid squarely on a pile changes a pip); a
-model card that cannot be read but still shows its remembered picture is kept. Arms are traced to the world outside the table at half the threshold, since a
-sleeve may look much like the cloth or the floor. The place of a card found elsewhere that left
-it while a hand hid it is read again once free: the reference there still shows the card that
-left, and a look-alike laid in its place (the next card into a row's slot) may not change the
-small grey picture enough to be noticed.
+model card that cannot be read but still shows its remembered picture is kept. Arms are traced
+to the world outside the table at half the threshold, since a sleeve may look much like the
+cloth or the floor. The place of a card found elsewhere that left it while a hand hid it is
+read again once free: the reference there still shows the card that left, and a look-alike
+laid in its place (the next card into a row's slot) may not change the small grey picture
+enough to be noticed.
 
 Times: a card's rest time is the capture time of the first frame in which it lay as it lies
 now. A short history of half-width grey pictures is kept; going back from the frame that
