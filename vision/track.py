@@ -445,12 +445,15 @@ class Tracker:
         squarely onto a waste pile (a 5 of spades onto the 4) changes one pip, a pixel or two
         of the small picture, and went untold. The specks on the card are taken as one region."""
         out: list[TableObservation] = []
+        specks = {i for i in np.flatnonzero(stats[:, cv2.CC_STAT_AREA] < MIN_REGION_PX).tolist()
+                  if i > 0 and i not in blocked}
+        if not specks:
+            return out
         for kn in list(self.model):
             if not kn.top or kn.touched < 0 or kn.touched == k or kn not in self.model:
                 continue
             sl, m = self._foot_small(kn.quad)
-            ids = [int(i) for i in np.unique(labels[sl][m]) if i > 0 and i not in blocked
-                   and stats[i, cv2.CC_STAT_AREA] < MIN_REGION_PX]
+            ids = [i for i in np.unique(labels[sl][m]).tolist() if i in specks]
             if not ids:
                 continue
             reg = np.isin(labels, ids)
