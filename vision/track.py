@@ -23,7 +23,10 @@ to the world outside the table at half the threshold, since a sleeve may look mu
 cloth or the floor. The place of a card found elsewhere that left it while a hand hid it is
 read again once free: the reference there still shows the card that left, and a look-alike
 laid in its place (the next card into a row's slot) may not change the small grey picture
-enough to be noticed.
+enough to be noticed. When everyone plays at once, a card may be covered by the next one a
+frame or two after it landed, a hand still over part of it, and never be read: the camera's
+pictures of the last LOOK_BACK_S are kept, and where a new card is told, they are searched for
+a moment in which another card lay still at its place; read there, it is told first.
 
 Times: a card's rest time is the capture time of the first frame in which it lay as it lies
 now. A short history of half-width grey pictures is kept; going back from the frame that
@@ -110,29 +113,38 @@ PRINT_CHANGED = 0.05  # share of a top card's print changed (in pieces, no card'
 PRINT_INSIDE = 0.8  # ... (its outline shrunk by this factor): a card may lie on it, much like it
 FIT_APART_DEG, FIT_APART_MM = 4.0, 3.0  # outline fits this far apart in turn or place are other poses
 SAME_POSE_MM = 4.0  # a card read again lies within this of its outline: further off, a copy laid on it
+LOOK_BACK_S = 0.8  # the camera's pictures of this last while are kept: a card covered by the next
+# one before it was ever read may be read in them (_seen_under)
+UNDER_STILL = 0.5  # share of a new card's footprint still between two past pictures, ...
+UNDER_NEW = 0.3  # ... this share of it unlike the table as last understood, showing not the new
+# card: another card lay there at rest, ...
+UNDER_SHARP = 0.5  # ... its picture there as sharp as kn's is at least this much (a card's print)
+TOLD_MEMORY = 100  # cards told lately: one read in past pictures is not told again (_seen_under)
 
 
-def _default_readers(deck) -> tuple[Callable, Callable, Callable]:
-    """identify_region, identify and a quick identify_region (no slow pose search: for reads
-    only a sure answer counts from) for this deck: the real recogniser, or the stand-in's."""
+def _default_readers(deck) -> tuple[Callable, Callable, Callable, Callable]:
+    """identify_region, identify, a quick identify_region (no slow pose search: for reads only
+    a sure answer counts from) and one that reads a card partly covered (by a hand) for this
+    deck: the real recogniser, or the stand-in's."""
     from vision import sim_standin
 
     def ident_all(img, d, known=None, **_):
         return [sim_standin.identify_region(img, q, d) for q in sim_standin.find_cards(img)]
 
+    stand_in = sim_standin.identify_region
     if isinstance(deck, sim_standin.StandInDeck):
-        return sim_standin.identify_region, ident_all, sim_standin.identify_region
+        return stand_in, ident_all, stand_in, stand_in
     try:
         from vision.identify import identify, identify_region
     except ImportError:  # recogniser not there yet: the stand-in reader works for any deck
-        return sim_standin.identify_region, ident_all, sim_standin.identify_region
+        return stand_in, ident_all, stand_in, stand_in
 
     def read_on_top(img, q, d):  # a card come to rest on top: one showing from under another is not it
         return identify_region(img, q, d, strict=True)
 
     def read_on_top_quick(img, q, d):
         return identify_region(img, q, d, strict=True, quick=True)
-    return read_on_top, identify, read_on_top_quick
+    return read_on_top, identify, read_on_top_quick, identify_region
 
 
 def _mask_up(mask: np.ndarray, shape: tuple[int, int], y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
@@ -218,10 +230,11 @@ class Tracker:
             calibration = Calibration(np.asarray(calibration, np.float64), layout.table_w,
                                       layout.table_h, (0, 0))
         self.deck, self.layout, self.cal = deck, layout, calibration
-        ir, ia, iq = _default_readers(deck)
+        ir, ia, iq, ip = _default_readers(deck)
         self._read = self._once_a_frame(identify_region or ir, "read")
         self._read_all = identify or ia
         self._read_quick = self._once_a_frame(identify_region or iq, "quick")
+        self._read_partly_hidden = self._once_a_frame(identify_region or ip, "partly hidden")
         self._this_frame: dict[tuple, tuple[np.ndarray, Detection]] = {}
         # frames a change must be still before it is read: SETTLE_S of the camera's frames
         # (worked out from the first two frames' times) unless given
@@ -240,6 +253,8 @@ class Tracker:
         # per frame: (index, mid-res grey picture or None when nothing moved, hand mask (small),
         # arms [(seat, mask)] or None, fg or None)
         self._hist: deque = deque(maxlen=history)
+        self._pictures: deque = deque()  # (index, capture time, picture) of the last LOOK_BACK_S
+        self._told: deque = deque(maxlen=TOLD_MEMORY)  # the cards told last (_Known)
         self.rest_threshold = 12  # grey levels at mid resolution: a 1 px card-edge step shows
         self._times: dict[int, float] = {}
         self._still = 0
@@ -403,6 +418,9 @@ class Tracker:
         if seats != self._hand_seats:
             self._hand_seats = seats
             out.append(HandOverTableObs(seats, frame.t))
+        self._pictures.append((k, frame.t, img))
+        while self._pictures and self._pictures[0][1] < frame.t - LOOK_BACK_S:
+            self._pictures.popleft()
         self._hist.append((k, grey, skin, [(es, labels == i) for es, i in
                                            zip(entries, arm_ids, strict=True)], fg))
         if self._last_change is None:
@@ -752,8 +770,7 @@ class Tracker:
         every card has the pile's character; a card read again lies where it lay.)"""
         if not kn.own_outline:
             return False  # its outline is the card's below: where it lies is not known
-        a, b = self.cal.to_table(quad.reshape(4, 2)), self.cal.to_table(kn.quad)
-        shift = max(float(np.min(np.hypot(*(b - p).T))) for p in a)  # corner order aside
+        shift = self._pose_apart_mm(quad, kn.quad)
         if shift <= SAME_POSE_MM or self._looks_as_before(kn.quad):
             return False
         beside = self._shows_beside(kn.quad, quad)
@@ -1382,6 +1399,18 @@ class Tracker:
             first = k
         return first
 
+    def _rest_index_then(self, quad: np.ndarray, k_then: int) -> int:
+        """_rest_index as frame k_then would have given it: the first frame in which the card
+        lay as it lay then (a card seen only in past pictures, _seen_under)."""
+        then = next((g for kk, g, *_ in self._history() if kk == k_then), None)
+        if then is None:
+            return k_then
+        now, self._mid_now = self._mid_now, then
+        try:
+            return self._rest_index(quad, k_then)
+        finally:
+            self._mid_now = now
+
     def _arrived_index(self, quad: np.ndarray, k_now: int) -> int:
         """The frame by which the card's place had changed from the reference picture (a
         quarter of the part that changed at all): it cannot have come to rest there before. (A
@@ -1605,7 +1634,6 @@ class Tracker:
             q = kn.quad
             ri = max(self._rest_index(q, k), self._arrived_index(q, k))
             kn.rest_k = ri
-            t_rest = self._times.get(ri, frame.t)
             under = laid_on.get(id(d))
             if under is not None and ri < under.rest_k + self.settle:
                 under.top = True  # it came to rest with the card: that card, on another outline
@@ -1617,43 +1645,144 @@ class Tracker:
                 if self.debug:
                     print("  known there already:", kn.code)
                 continue
-            arm_seat = self._seat_of_arm_over(q, ri)
-            src = self._source(kn, arm_seat, t_rest)
-            from_zone = None
-            seat = None
-            if isinstance(src, tuple):  # it left a seat zone a moment ago
-                self._left[kn.code].remove(src)
-                from_zone, _t, gone = src
-                if (math.hypot(gone.x - kn.x, gone.y - kn.y) < 25 and gone.face_up == kn.face_up
-                        and gone.zone == kn.zone):
-                    self.model.append(kn)  # an arm hid it for a while: it never moved
-                    continue
-                seat = self.layout.seat_of_zone(from_zone)
-            elif src is not None:  # a model card moved here
-                self.model.remove(src)
-                self._reveal_below(src)
-                if self._overlap(src.quad, q) < STALE_OVERLAP:
-                    self._stale.append((src, k))
-                if self.layout.seat_of_zone(src.zone) is not None:
-                    from_zone = src.zone
-                    seat = self.layout.seat_of_zone(src.zone)
-            if seat is None:
-                seat = arm_seat
-            for o in self.model:
-                if self._overlap(o.quad, q) > 0.05:
-                    o.top = False
-            self.model.append(kn)
+            seen = self._seen_under(kn, self._arrived_index(q, k), ri, k, there)
+            if seen is not None:
+                d_under, k_seen = seen
+                below = self._known_from(d_under)
+                below.rest_k = k_under = self._rest_index_then(below.quad, k_seen)
+                if self.debug:
+                    print("  seen under", kn.code, ":", below.code, self._times.get(k_under))
+                out.extend(self._tell(frame, below, k_under, k, covered=True))
+            out.extend(self._tell(frame, kn, ri, k))
+        return out
+
+    def _tell(self, frame: Frame, kn: _Known, ri: int, k: int,
+              covered: bool = False) -> list[TableObservation]:
+        """Observations for a new card read at rest (came to rest in frame ri), and the model
+        updated with it. covered: another card lies on it now (_seen_under)."""
+        out: list[TableObservation] = []
+        q = kn.quad
+        t_rest = self._times.get(ri, frame.t)
+        arm_seat = self._seat_of_arm_over(q, ri)
+        src = self._source(kn, arm_seat, t_rest)
+        from_zone = None
+        seat = None
+        if isinstance(src, tuple):  # it left a seat zone a moment ago
+            self._left[kn.code].remove(src)
+            from_zone, _t, gone = src
+            if (math.hypot(gone.x - kn.x, gone.y - kn.y) < 25 and gone.face_up == kn.face_up
+                    and gone.zone == kn.zone):
+                self.model.append(kn)  # an arm hid it for a while: it never moved
+                return out
+            seat = self.layout.seat_of_zone(from_zone)
+        elif src is not None:  # a model card moved here
+            self.model.remove(src)
+            self._reveal_below(src)
+            if self._overlap(src.quad, q) < STALE_OVERLAP:
+                self._stale.append((src, k))
+            if self.layout.seat_of_zone(src.zone) is not None:
+                from_zone = src.zone
+                seat = self.layout.seat_of_zone(src.zone)
+        if seat is None:
+            seat = arm_seat
+        for o in self.model:
+            if self._overlap(o.quad, q) > 0.05:
+                o.top = False
+        self.model.append(kn)
+        if covered:
+            kn.top = False
+        else:
             # its print as it shows now, read as itself: the rest of its change, settling in
             # pieces a frame or two later, is then no print change to read again
             self._remember_print(frame.image, kn)
-            zone_seat = self.layout.seat_of_zone(kn.zone)
-            out.extend(self._unseen_departures(frame.t, zone=kn.zone))  # its slot was emptied
-            if zone_seat is not None and from_zone is None and kn.face_up and kn.code != UNKNOWN:
-                out.append(RevealObs(kn.code, kn.x, kn.y, kn.zone, zone_seat, t_rest))
-            else:
-                out.append(CardRestObs(kn.code, kn.x, kn.y, kn.angle, kn.zone, t_rest, seat,
-                                       from_zone, kn.face_up, kn.back))
+        self._told.append(kn)
+        zone_seat = self.layout.seat_of_zone(kn.zone)
+        out.extend(self._unseen_departures(frame.t, zone=kn.zone))  # its slot was emptied
+        if zone_seat is not None and from_zone is None and kn.face_up and kn.code != UNKNOWN:
+            out.append(RevealObs(kn.code, kn.x, kn.y, kn.zone, zone_seat, t_rest))
+        else:
+            out.append(CardRestObs(kn.code, kn.x, kn.y, kn.angle, kn.zone, t_rest, seat,
+                                   from_zone, kn.face_up, kn.back))
         return out
+
+    def _seen_under(self, kn: _Known, start: int, ri: int, k: int,
+                    there: list[_Known]) -> tuple[Detection, int] | None:
+        """A card that lay at rest where kn lies now, in the moments before kn covered it, read
+        in the pictures of those moments: (its read, the frame it was read in), or None.
+
+        When everyone plays at once a card laid on a pile may be covered by the next one a frame
+        or two after it landed, with a hand still over part of it: never read, and the next
+        card would be judged without it. Looked for between the frame the place first changed
+        and the frame kn came to rest: two pictures in a row in which most of kn's footprint
+        lay still, showing neither kn nor the table as last understood."""
+        if self._ref_mid is None or self._mid_now is None:
+            return None
+        pictures = {kk: img for kk, _t, img in self._pictures}
+        foot, box = self._footprint_mid(kn.quad, grow=0)
+        n = int(foot.sum())
+        self._foot_n = n
+        now, ref = self._mid_now[box], self._ref_mid[box]
+        thr = max(self.rest_threshold, 4.0 * math.sqrt(2.0) * self._noise)
+        hist = [h for h in self._history() if start <= h[0] < ri]
+        now_gx, now_gy = cv2.Sobel(now, cv2.CV_32F, 1, 0), cv2.Sobel(now, cv2.CV_32F, 0, 1)
+        best: tuple[int, int, int] | None = None
+        for (k0, g0, *_), (k1, g1, *_) in zip(hist, hist[1:], strict=False):
+            if k1 not in pictures or g1 is g0:
+                continue
+            a, b = g0[box], g1[box]
+            still = foot & (cv2.absdiff(a, b) <= thr)
+            ns = int(still.sum())
+            # (much of it unlike the table as it was: a card there, not the cloth beside one held near)
+            if ns < UNDER_STILL * n or int((still & (cv2.absdiff(b, ref) > thr)).sum()) < UNDER_NEW * n:
+                continue
+            if not (self._differs(b, now, still, both=True)
+                    and self._differs(b, ref, still, both=True)):
+                continue
+            self._look_at(b, foot)
+            if self._moved_thin(a, b, foot, None):
+                continue  # a card sliding to rest slowly (kn itself, most often), not at rest
+            sharp = float(np.mean(np.abs(self._now_gx[still]) + np.abs(self._now_gy[still])))
+            if sharp < UNDER_SHARP * float(np.mean(np.abs(now_gx[still]) + np.abs(now_gy[still]))):
+                continue  # a sleeve, a hand, the cloth, or a card blurred in a moving hand
+            if best is None or ns > best[0]:
+                best = (ns, k1, k0)
+        if best is None:
+            return None
+        d, seen_k = None, -1
+        for seen_k in (best[2], best[1]):  # the first: the next card's hand was farther off
+            img = pictures.get(seen_k)
+            if img is None:
+                continue
+            fits = self._fit_card(img, kn.x, kn.y)  # the best fit, and it turned: hands mislead it
+            d = self._best_of(img, [fits[0], kn.quad, fits[1]], k, read=self._read_partly_hidden)
+            if self.debug:
+                print("  under", kn.code, "at", self._times.get(seen_k), "reads",
+                      d and (d.code, round(d.confidence, 2)))
+            if d is not None and self._sure(d):
+                break
+        if d is None or not self._sure(d):
+            return None
+        q = np.asarray(d.corners, np.float64).reshape(4, 2)
+
+        def alike(o: _Known, far: float = 0.0) -> bool:  # o's code, and (far > 0) within far mm of it
+            return (o.code == d.code and o.face_up == d.face_up
+                    and (far <= 0 or self._pose_apart_mm(o.quad, q) <= far))
+        # a read of kn's own code is another copy only where it lay clearly elsewhere (Wig Out's
+        # piles are of one character): else it is kn, a moment before it came to rest
+        copy = alike(kn)
+        if copy and alike(kn, 2 * SAME_POSE_MM):
+            return None
+        near = [o for o in self._told if math.hypot(o.x - kn.x, o.y - kn.y) < 25]
+        if any(alike(o, 2 * SAME_POSE_MM if copy else 0.0)
+               for o in there[-(SHOWS_FROM_BELOW + 1):] + near):
+            return None  # the card known there already, or told there (and since lost track of)
+        return d, seen_k
+
+    def _pose_apart_mm(self, a: np.ndarray, b: np.ndarray) -> float:
+        """How far apart two outlines (image corners) lie on the table: the farthest any corner
+        of one lies from the nearest corner of the other (corner order aside), in mm."""
+        ta, tb = self.cal.to_table(a.reshape(4, 2)), self.cal.to_table(b.reshape(4, 2))
+        return max(float(np.min(np.hypot(*(tb - p).T))) for p in ta)
 
     def _source(self, kn: _Known, arm_seat: int | None,
                 t: float) -> _Known | tuple[str, float, _Known] | None:
@@ -1762,12 +1891,12 @@ class Tracker:
         return not any(o.code == read.code and o.face_up == read.face_up for o in below[-SHOWS_FROM_BELOW:])
 
     def _best_of(self, img: np.ndarray, outlines: list[np.ndarray], k: int,
-                 quick: bool = False) -> Detection | None:
+                 quick: bool = False, read: Callable | None = None) -> Detection | None:
         """The read of one card that stands among its outline hypotheses (identify.settle: where
         two outlines read as two cards, the better fit, no surer than the other is unsure; a
         pale 3 read unsurely on its own outline and as a 7 on an outline 12 px off is no 7)."""
         best: Detection | None = None
-        read = self._read_quick if quick else self._read
+        read = read or (self._read_quick if quick else self._read)
         for i, q in enumerate(outlines):
             d = read(img, q, self.deck)
             if self.debug:
