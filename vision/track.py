@@ -122,29 +122,27 @@ UNDER_SHARP = 0.5  # ... its picture there as sharp as kn's is at least this muc
 TOLD_MEMORY = 100  # cards told lately: one read in past pictures is not told again (_seen_under)
 
 
-def _default_readers(deck) -> tuple[Callable, Callable, Callable, Callable]:
-    """identify_region, identify, a quick identify_region (no slow pose search: for reads only
-    a sure answer counts from) and one that reads a card partly covered (by a hand) for this
-    deck: the real recogniser, or the stand-in's."""
+def _default_readers(deck) -> tuple[Callable, Callable, Callable]:
+    """identify_region, identify and a quick identify_region (no slow pose search: for reads
+    only a sure answer counts from) for this deck: the real recogniser, or the stand-in's."""
     from vision import sim_standin
 
     def ident_all(img, d, known=None, **_):
         return [sim_standin.identify_region(img, q, d) for q in sim_standin.find_cards(img)]
 
-    stand_in = sim_standin.identify_region
     if isinstance(deck, sim_standin.StandInDeck):
-        return stand_in, ident_all, stand_in, stand_in
+        return sim_standin.identify_region, ident_all, sim_standin.identify_region
     try:
         from vision.identify import identify, identify_region
     except ImportError:  # recogniser not there yet: the stand-in reader works for any deck
-        return stand_in, ident_all, stand_in, stand_in
+        return sim_standin.identify_region, ident_all, sim_standin.identify_region
 
     def read_on_top(img, q, d):  # a card come to rest on top: one showing from under another is not it
         return identify_region(img, q, d, strict=True)
 
     def read_on_top_quick(img, q, d):
         return identify_region(img, q, d, strict=True, quick=True)
-    return read_on_top, identify, read_on_top_quick, identify_region
+    return read_on_top, identify, read_on_top_quick
 
 
 def _mask_up(mask: np.ndarray, shape: tuple[int, int], y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
@@ -230,11 +228,10 @@ class Tracker:
             calibration = Calibration(np.asarray(calibration, np.float64), layout.table_w,
                                       layout.table_h, (0, 0))
         self.deck, self.layout, self.cal = deck, layout, calibration
-        ir, ia, iq, ip = _default_readers(deck)
+        ir, ia, iq = _default_readers(deck)
         self._read = self._once_a_frame(identify_region or ir, "read")
         self._read_all = identify or ia
         self._read_quick = self._once_a_frame(identify_region or iq, "quick")
-        self._read_partly_hidden = self._once_a_frame(identify_region or ip, "partly hidden")
         self._this_frame: dict[tuple, tuple[np.ndarray, Detection]] = {}
         # frames a change must be still before it is read: SETTLE_S of the camera's frames
         # (worked out from the first two frames' times) unless given
@@ -1754,7 +1751,9 @@ class Tracker:
             if img is None:
                 continue
             fits = self._fit_card(img, kn.x, kn.y)  # the best fit, and it turned: hands mislead it
-            d = self._best_of(img, [fits[0], kn.quad, fits[1]], k, read=self._read_partly_hidden)
+            # (read as a card on top, as any new card: read with its covered parts not counting
+            # against it, a slap-wacky card in a hand read as another of its pattern, surely)
+            d = self._best_of(img, [fits[0], kn.quad, fits[1]], k)
             if self.debug:
                 print("  under", kn.code, "at", self._times.get(seen_k), "reads",
                       d and (d.code, round(d.confidence, 2)))
@@ -1891,12 +1890,12 @@ class Tracker:
         return not any(o.code == read.code and o.face_up == read.face_up for o in below[-SHOWS_FROM_BELOW:])
 
     def _best_of(self, img: np.ndarray, outlines: list[np.ndarray], k: int,
-                 quick: bool = False, read: Callable | None = None) -> Detection | None:
+                 quick: bool = False) -> Detection | None:
         """The read of one card that stands among its outline hypotheses (identify.settle: where
         two outlines read as two cards, the better fit, no surer than the other is unsure; a
         pale 3 read unsurely on its own outline and as a 7 on an outline 12 px off is no 7)."""
         best: Detection | None = None
-        read = read or (self._read_quick if quick else self._read)
+        read = self._read_quick if quick else self._read
         for i, q in enumerate(outlines):
             d = read(img, q, self.deck)
             if self.debug:
