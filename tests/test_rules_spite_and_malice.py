@@ -112,6 +112,53 @@ def test_build_piles_go_up_by_one_to_13() -> None:
     assert tb.m.game.status()["piles"]["1"]["next"] == 4
 
 
+def test_the_table_played_on_from_a_card_ruled_off_for_a_skipped_number() -> None:
+    """The camera missed the 3: the 4 is called, and when the 5 lands on it the call on the 4 is
+    withdrawn, the 3 counted as not seen, and the 5 judged on the 4 (docs/games/
+    spite-and-malice.md: "The table played on")."""
+    tb = started()
+    tb.card(1, "1", "pile:1")
+    tb.card(1, "2", "pile:1")
+    assert_illegal(tb.card(1, "4", "pile:1"), "wrong-number")
+    out = tb.ev(CardPlaced(tb._t(), seat=1, card="5", to=Place.parse("pile:1"),
+                           source=Place("hand", 1)))
+    assert [(v.ruling, v.reason, v.card) for v in out] == [("legal", "played-on", "4"),
+                                                           ("legal", None, "5")]
+    assert "not seen" in out[0].text
+    assert tb.m.game.status()["piles"]["1"] == {"count": 5, "top": "5", "next": 6}
+    assert tb.m.game.pending_back == []  # nothing left to take back
+
+
+def test_only_the_next_number_on_the_card_ruled_off_last_withdraws_its_call() -> None:
+    tb = started()
+    tb.card(1, "1", "pile:1")
+    assert_illegal(tb.card(1, "4", "pile:1"), "wrong-number")
+    assert_illegal(tb.card(1, "6", "pile:1"), "wrong-number")  # follows no card ruled off
+    out = tb.ev(CardPlaced(tb._t(), seat=1, card="7", to=Place.parse("pile:1"),
+                           source=Place("hand", 1)))
+    assert [(v.ruling, v.reason, v.card) for v in out] == [("legal", "played-on", "6"),
+                                                           ("legal", None, "7")]
+    assert tb.m.game.status()["piles"]["1"]["next"] == 8
+    assert_illegal(tb.card(1, "5", "pile:1"), "wrong-number")  # the 4's call stands
+
+
+def test_a_card_ruled_off_and_taken_back_is_not_played_on() -> None:
+    tb = started()
+    tb.card(1, "1", "pile:1")
+    assert_illegal(tb.card(1, "3", "pile:1"), "wrong-number")
+    assert tb.back(1, "3", "pile:1").ruling == "legal"
+    assert_illegal(tb.card(1, "4", "pile:1"), "wrong-number")
+
+
+def test_the_table_played_on_from_a_card_that_started_a_pile_without_its_1() -> None:
+    tb = started()
+    assert_illegal(tb.card(1, "2", "pile:2"), "pile-needs-1")
+    out = tb.ev(CardPlaced(tb._t(), seat=1, card="3", to=Place.parse("pile:2"),
+                           source=Place("hand", 1)))
+    assert [(v.ruling, v.reason) for v in out] == [("legal", "played-on"), ("legal", None)]
+    assert tb.m.game.status()["piles"]["2"]["next"] == 4
+
+
 # --- 13 caps --------------------------------------------------------------------------------
 
 

@@ -26,6 +26,7 @@ from ..verdicts import Verdict
 
 WILD = 14  # the value a WILD card parses to; what it stands for comes from the pile it is on
 STORE_PILES = 4
+UNSEEN = "?"  # a build-pile card the camera did not see (under a card the table played on from)
 WILD_CANNOT_BE = (1, 2, 7, 13)
 
 _RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(n): n for n in range(2, 11)}}
@@ -119,6 +120,9 @@ class SpiteAndMalice(Game):
         self.owed: dict[int, int] = {}  # 13s played whose top draw card is still to be given
         self.spites: list[dict[str, Any]] = []
         self.pending_back: list[tuple[str, str]] = []  # illegal cards to be taken back
+        # build pile -> the card ruled off it last for skipping numbers, while it may lie there
+        # (its code, value, seat): the table may play on from it ("The table played on")
+        self.skipped: dict[int, tuple[str, int, int]] = {}
 
     # --- dealing ---------------------------------------------------------------------------
 
@@ -141,6 +145,7 @@ class SpiteAndMalice(Game):
             self.stack[s] = e.counts.get(f"stack:{s}", default_stack)
             self.stores[s] = [[] for _ in range(STORE_PILES)]
         self.piles, self.capped, self.pending_back, self.spites = {}, set(), [], []
+        self.skipped = {}
         self.stored, self.built_t = None, None
         self.dealer = e.dealer if e.dealer in self._seatset else None
         self.cur = self._first_seat()
@@ -242,6 +247,11 @@ class SpiteAndMalice(Game):
         if isinstance(src, str):
             return [self._bad(e, seat, src, f"take back the {name}: only the top card of a "
                                             "store pile may be played")]
+        out: list[Verdict] = []
+        skipped = self.skipped.get(n)
+        if skipped is not None and v != WILD and v == skipped[1] + 1:
+            del self.skipped[n]
+            out.append(self._played_on(e, n, *skipped))
         pile = self.piles.get(n)
         need = len(pile) + 1 if pile else 1
         if v == WILD:
@@ -253,16 +263,19 @@ class SpiteAndMalice(Game):
                 return [self._bad(e, seat, "wild-value",
                                   f"take back the WILD on pile {n}: a WILD cannot {what}")]
         elif v != need:
+            if v > need:
+                self.skipped[n] = (name, v, seat)
             if need == 1:
-                return [self._bad(e, seat, "pile-needs-1",
-                                  f"take back the {name}: a build pile starts with a 1")]
-            return [self._bad(e, seat, "wrong-number",
-                              f"take back the {name} on pile {n}: it needs a {need}")]
+                return [*out, self._bad(e, seat, "pile-needs-1",
+                                        f"take back the {name}: a build pile starts with a 1")]
+            return [*out, self._bad(e, seat, "wrong-number",
+                                    f"take back the {name} on pile {n}: it needs a {need}")]
         kind, k = src
         if pile is None:
             pile = self.piles[n] = []
             self.capped.discard(n)
         pile.append(BuildCard(name, v == WILD, seat, kind, k, self.turn_no))
+        self.skipped.pop(n, None)  # (a card ruled off it was taken back, seen or not)
         self.built_t = e.t if self.built_t is None or e.t > self.built_t else self.built_t
         shown = f"WILD as {need}" if v == WILD else name
         text = f"{shown} on pile {n}"
@@ -285,7 +298,25 @@ class SpiteAndMalice(Game):
             self.owed[seat] = self.owed.get(seat, 0) + 1
             text += (f"; the 13 caps pile {n}: clear it to the discard and give the top draw "
                      "card to a player")
-        return [self.legal(e, seat, text, card=name, place=str(e.to))]
+        return [*out, self.legal(e, seat, text, card=name, place=str(e.to))]
+
+    def _played_on(self, e: CardPlaced, n: int, code: str, v: int, seat: int) -> Verdict:
+        """The call on a card ruled off pile n for skipping numbers is withdrawn: the next number
+        landed on it, so the table played on from it (docs/games/spite-and-malice.md: "The table
+        played on"). It joins the pile; the numbers it skipped count as cards not seen."""
+        place = f"pile:{n}"
+        if (code, place) in self.pending_back:
+            self.pending_back.remove((code, place))
+        pile = self.piles.setdefault(n, [])
+        self.capped.discard(n)
+        unseen = v - 1 - len(pile)
+        pile.extend(BuildCard(UNSEEN, False, seat, "hand", 0, self.turn_no) for _ in range(unseen))
+        pile.append(BuildCard(code, False, seat, "hand", 0, self.turn_no))  # (below 13: one follows)
+        missed = ("" if not unseen else "; the card under it was not seen" if unseen == 1
+                  else f"; the {unseen} cards under it were not seen")
+        return self.legal(e, seat, f"the table played on from the {code} on pile {n}: the call "
+                                   f"on it is withdrawn and it counts{missed}",
+                          reason="played-on", card=code, place=place)
 
     def _cap(self, n: int) -> None:
         self.piles.pop(n, None)
@@ -385,6 +416,8 @@ class SpiteAndMalice(Game):
         for i, (card, place) in enumerate(self.pending_back):
             if card == e.card and place == at:
                 del self.pending_back[i]
+                if e.at.index is not None and self.skipped.get(e.at.index, ("",))[0] == card:
+                    del self.skipped[e.at.index]
                 return [self.legal(e, e.seat, f"{e.card} taken back", card=e.card, place=at)]
         area, idx = e.at.area, e.at.index
         if area == "pile" and idx is not None:
