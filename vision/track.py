@@ -38,8 +38,9 @@ hand hides most of it are skipped. A read of a card's own code where it lies is 
 again, unless an arm lay over it and the outline now lies elsewhere with the card below still
 showing beside it: then it is a copy laid on it (a Wig Out pile).
 Seats: a card that was seen in a seat zone before carries that zone (from_zone) and seat (when
-it can be that card: players' decks repeat codes, and no card moves into another seat's zone);
-otherwise the seat of the arm whose blob covered it most in the frames up to its rest.
+it can be that card: players' decks repeat codes, and no card moves into another seat's zone,
+nor from the middle of the table into one); otherwise the seat of the arm whose blob covered it
+most in the frames up to its rest.
 """
 
 from __future__ import annotations
@@ -1751,8 +1752,9 @@ class Tracker:
             if img is None:
                 continue
             fits = self._fit_card(img, kn.x, kn.y)  # the best fit, and it turned: hands mislead it
-            # (read as a card on top, as any new card: read with its covered parts not counting
-            # against it, a slap-wacky card in a hand read as another of its pattern, surely)
+            # (the reader of any card come to rest on top, which counts covered parts against
+            # the card: one that does not read a slap-wacky card held in a hand surely as
+            # another of its pattern)
             d = self._best_of(img, [fits[0], kn.quad, fits[1]], k)
             if self.debug:
                 print("  under", kn.code, "at", self._times.get(seen_k), "reads",
@@ -1794,7 +1796,7 @@ class Tracker:
         Decks of several players repeat codes: of several candidates, the one in the zone of
         the seat whose arm brought it is taken first, then a pile's top before a card under
         it, then the latest. A card under another is taken only from that seat's own zone. A
-        card never moves into another seat's zone."""
+        card never moves into another seat's zone, nor from the middle into one (_may_move)."""
         if kn.code == UNKNOWN:
             return None
         # (not one where it lies: the cards that can show there were asked first (_arrivals), and
@@ -1832,8 +1834,13 @@ class Tracker:
             self._ref_mid[rm] = self._mid_now[rm]
 
     def _may_move(self, src: str, dst: str) -> bool:
+        """Can a card move from zone src to zone dst? Never into another seat's zone, nor from
+        the middle of the table into a seat's zone: a card turned up on a waste pile with the
+        code of one on a pile in the middle is another player's copy (taken for that one, the
+        pile's card left the model, was read there again and told twice), and a card taken
+        back from the middle is told taken back where it leaves."""
         seat = self.layout.seat_of_zone(dst)
-        return seat is None or self.layout.seat_of_zone(src) in (None, seat)
+        return seat is None or self.layout.seat_of_zone(src) == seat
 
     def _place_then_and_now(self, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         """The card's footprint as the reference showed it and as it shows now (grey levels),
