@@ -1368,13 +1368,16 @@ class Tracker:
         self._edges = cv2.dilate((grad > max(self.rest_threshold, 4.0 * self._noise))
                                  .astype(np.uint8), self._k3).astype(bool)
 
-    def _rest_index(self, quad: np.ndarray, k_now: int) -> int:
-        """First frame in which the card lay as it lies now (as far as no hand covered it)."""
+    def _rest_index(self, quad: np.ndarray, k_now: int, picture: np.ndarray | None = None) -> int:
+        """First frame in which the card lay as it lies now (as far as no hand covered it), or
+        as it lay in frame k_now's mid-size grey picture, where given (a card seen only in past
+        pictures, _seen_under)."""
         foot, box = self._footprint_mid(quad)
         hist = self._history()
-        if not hist or self._mid_now is None:
+        picture = self._mid_now if picture is None else picture
+        if not hist or picture is None:
             return k_now
-        now = self._mid_now[box]
+        now = picture[box]
         self._look_at(now, foot)
         first = k_now
         unknown_since: int | None = None
@@ -1396,18 +1399,6 @@ class Tracker:
             unknown_since = None
             first = k
         return first
-
-    def _rest_index_then(self, quad: np.ndarray, k_then: int) -> int:
-        """_rest_index as frame k_then would have given it: the first frame in which the card
-        lay as it lay then (a card seen only in past pictures, _seen_under)."""
-        then = next((g for kk, g, *_ in self._history() if kk == k_then), None)
-        if then is None:
-            return k_then
-        now, self._mid_now = self._mid_now, then
-        try:
-            return self._rest_index(quad, k_then)
-        finally:
-            self._mid_now = now
 
     def _arrived_index(self, quad: np.ndarray, k_now: int) -> int:
         """The frame by which the card's place had changed from the reference picture (a
@@ -1630,7 +1621,8 @@ class Tracker:
             kn = self._known_from(d)
             kn.own_outline = id(d) not in borrowed
             q = kn.quad
-            ri = max(self._rest_index(q, k), self._arrived_index(q, k))
+            arrived = self._arrived_index(q, k)
+            ri = max(self._rest_index(q, k), arrived)
             kn.rest_k = ri
             under = laid_on.get(id(d))
             if under is not None and ri < under.rest_k + self.settle:
@@ -1643,11 +1635,11 @@ class Tracker:
                 if self.debug:
                     print("  known there already:", kn.code)
                 continue
-            seen = self._seen_under(kn, self._arrived_index(q, k), ri, k, there)
+            seen = self._seen_under(kn, arrived, ri, k, there)
             if seen is not None:
-                d_under, k_seen = seen
+                d_under, k_seen, picture = seen
                 below = self._known_from(d_under)
-                below.rest_k = k_under = self._rest_index_then(below.quad, k_seen)
+                below.rest_k = k_under = self._rest_index(below.quad, k_seen, picture)
                 if self.debug:
                     print("  seen under", kn.code, ":", below.code, self._times.get(k_under))
                 out.extend(self._tell(frame, below, k_under, k, covered=True))
@@ -1704,9 +1696,10 @@ class Tracker:
         return out
 
     def _seen_under(self, kn: _Known, start: int, ri: int, k: int,
-                    there: list[_Known]) -> tuple[Detection, int] | None:
+                    there: list[_Known]) -> tuple[Detection, int, np.ndarray] | None:
         """A card that lay at rest where kn lies now, in the moments before kn covered it, read
-        in the pictures of those moments: (its read, the frame it was read in), or None.
+        in the pictures of those moments: (its read, the frame it was read in and that frame's
+        mid-size grey picture), or None.
 
         When everyone plays at once a card laid on a pile may be covered by the next one a frame
         or two after it landed, with a hand still over part of it: never read, and the next
@@ -1722,8 +1715,8 @@ class Tracker:
         now, ref = self._mid_now[box], self._ref_mid[box]
         thr = max(self.rest_threshold, 4.0 * math.sqrt(2.0) * self._noise)
         hist = [h for h in self._history() if start <= h[0] < ri]
-        now_gx, now_gy = cv2.Sobel(now, cv2.CV_32F, 1, 0), cv2.Sobel(now, cv2.CV_32F, 0, 1)
-        best: tuple[int, int, int] | None = None
+        now_grad: np.ndarray | None = None  # kn's picture's gradients, once a picture gets that far
+        best: tuple | None = None  # (still pixels, then (frame, grey picture) of the two, first first)
         for (k0, g0, *_), (k1, g1, *_) in zip(hist, hist[1:], strict=False):
             if k1 not in pictures or g1 is g0:
                 continue
@@ -1739,16 +1732,19 @@ class Tracker:
             self._look_at(b, foot)
             if self._moved_thin(a, b, foot, None):
                 continue  # a card sliding to rest slowly (kn itself, most often), not at rest
+            if now_grad is None:
+                now_grad = (np.abs(cv2.Sobel(now, cv2.CV_32F, 1, 0))
+                            + np.abs(cv2.Sobel(now, cv2.CV_32F, 0, 1)))
             sharp = float(np.mean(np.abs(self._now_gx[still]) + np.abs(self._now_gy[still])))
-            if sharp < UNDER_SHARP * float(np.mean(np.abs(now_gx[still]) + np.abs(now_gy[still]))):
+            if sharp < UNDER_SHARP * float(np.mean(now_grad[still])):
                 continue  # a sleeve, a hand, the cloth, or a card blurred in a moving hand
             if best is None or ns > best[0]:
-                best = (ns, k1, k0)
+                best = (ns, (k0, g0), (k1, g1))
         if best is None:
             return None
-        d, seen_k = None, -1
-        for seen_k in (best[2], best[1]):  # the first: the next card's hand was farther off
-            img = pictures.get(seen_k)
+        d, seen = None, best[1]
+        for seen in best[1:]:  # the first: the next card's hand was farther off
+            img = pictures.get(seen[0])
             if img is None:
                 continue
             fits = self._fit_card(img, kn.x, kn.y)  # the best fit, and it turned: hands mislead it
@@ -1757,7 +1753,7 @@ class Tracker:
             # another of its pattern)
             d = self._best_of(img, [fits[0], kn.quad, fits[1]], k)
             if self.debug:
-                print("  under", kn.code, "at", self._times.get(seen_k), "reads",
+                print("  under", kn.code, "at", self._times.get(seen[0]), "reads",
                       d and (d.code, round(d.confidence, 2)))
             if d is not None and self._sure(d):
                 break
@@ -1777,7 +1773,7 @@ class Tracker:
         if any(alike(o, 2 * SAME_POSE_MM if copy else 0.0)
                for o in there[-(SHOWS_FROM_BELOW + 1):] + near):
             return None  # the card known there already, or told there (and since lost track of)
-        return d, seen_k
+        return d, *seen
 
     def _pose_apart_mm(self, a: np.ndarray, b: np.ndarray) -> float:
         """How far apart two outlines (image corners) lie on the table: the farthest any corner
