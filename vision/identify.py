@@ -104,6 +104,9 @@ STRUCTURE_BLOB = 0.4  # a blob hypothesis read by templates explaining less of i
 BLOB_UNSURE = 0.85  # ... is at most this sure (unless a standard card's corner index confirms it)
 COVER_TAU = 0.05  # mean squared residual (0..1 scale) above which a cell counts as covered
 RIVAL_EXPLAINS = 0.0125  # ... and below which a rival explains a cell well (see _decide's margins)
+STRAY_DEPTH = 0.25  # a pixel this much darker than the fitted card predicts (0..1 of its white) is print ...
+STRAY_PX = 8  # ... and this many of them in a cell the card leaves unexplained, away from its edges, are print it lacks
+STRAY_SHIFT = 2  # ... unless its print lies this near (canonical px): a quad a little off moves all print
 GAIN_SPREAD = (0.85, 1.18)  # allowed white-balance error per channel, relative to the mean gain
 ROBUST_ROUNDS = 2  # fits on the cells the previous fit explained
 MAX_COVERED = 0.65  # a card this much covered is not read at all (from 30 % less, less sure)
@@ -830,7 +833,40 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
         conf *= max(0.0, 1.0 - (err - 0.02) / 0.02)
     # a card mostly hidden is not trusted: at 65 % covered the confidence is already zero
     conf *= max(0.0, min(1.0, (MAX_COVERED - covered) / 0.3))
+    if _stray_print(x, t, best, a, b, res[:, best]):
+        conf = 0.0
     return _Match(code, back, rot, margin * conf, covered, s1, structure, conf, rival, margin, other)
+
+
+def _stray_print(x: np.ndarray, t: _Templates, j: int, a: np.ndarray, b: np.ndarray, res: np.ndarray) -> bool:
+    """Whether the picture shows print that template j, as fitted (res: its residual per cell),
+    lacks, in cells it leaves unexplained that no hand or card can reach: cells walled off from
+    the card's edges by cells it explains well (RIVAL_EXPLAINS). What covers a card comes in over
+    its edge; a pip in the middle that the card read has not is another card's (a seven of clubs
+    turned end over end, its seventh pip between the middle ones, read as a six at 0.95, that pip
+    taken for cover, every other cell explained almost exactly). The walls must be explained
+    well, not merely below COVER_TAU: a finger over a card's corner leaves cells its skin happens
+    to fit nearly as badly as the print between them. Only print too many counts (darker than
+    the card predicts, even a pixel or two off): print missing may be glare."""
+    unexplained = res >= COVER_TAU
+    if not unexplained.any():
+        return False
+    gx, gy = GRID
+    _, lab = cv2.connectedComponents((res >= RIVAL_EXPLAINS).reshape(gy, gx).astype(np.uint8), connectivity=4)
+    edge = set(np.unique(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])).tolist())
+    walled = np.array([int(v) not in edge for v in lab.ravel()])
+    cells = np.flatnonzero(unexplained & walled)
+    if not cells.size:
+        return False
+    ncell = gx * gy
+    ppc = x.size // (ncell * 3)
+    perm = _perm()
+    model = (t.mat[j].reshape(ncell, 3, ppc) * a[:, j][None, :, None] + b[:, j][:, None, None]).reshape(-1)
+    # the darkest the card's print comes within STRAY_SHIFT of each pixel
+    near = cv2.erode(model[np.argsort(perm)].reshape(CH, CW, 3), np.ones((2 * STRAY_SHIFT + 1,) * 2, np.uint8))
+    near = near.reshape(-1)[perm].reshape(ncell, 3, ppc)[cells]
+    darker = (near - x.reshape(ncell, 3, ppc)[cells]).mean(axis=1)  # (cells, ppc)
+    return bool(((darker > STRAY_DEPTH).sum(axis=1) >= STRAY_PX).any())
 
 
 def _twin_row(t: _Templates, order: np.ndarray, best: int) -> int | None:
