@@ -47,6 +47,7 @@ SILHOUETTE_BLACK = 0.45  # the most a spade or club read from its silhouette alo
 SILHOUETTE_PX = (3.5, 4.5)  # suit symbols (camera px high) from which silhouettes begin to count, and count fully
 ALONE_PX = (4.5, 5.5)  # ... and an index without pips to witness it (measured by its suit symbol)
 OCCLUDER_MM = 8.0  # ink from the card's edge this thick on average (area / length) covers it
+GRAIN = (0.05, 0.065)  # the paper's grain (see _grain) from which an index read is trusted less, and not at all
 
 _FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSans.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSerif.ttf",
           "DejaVuSansCondensed-Bold.ttf", "DejaVuSerifCondensed-Bold.ttf",
@@ -268,6 +269,20 @@ def _blobs(mask: np.ndarray, min_area: float) -> tuple[np.ndarray, list[_Blob]]:
         if a >= min_area:
             out.append(_Blob(int(x), int(y), int(x + w), int(y + h), int(a), i))
     return lab, out
+
+
+def _grain(card: np.ndarray, white: np.ndarray, cam_px: float) -> float:
+    """How grainy the picture is, relative to its paper: what is finer than a camera pixel or
+    two in its darkest channel, where that is least (a fifth of the card, most of it plain
+    paper: print is drawn in few places, grain lies everywhere). A card's paper, even in dim
+    light, is far above its grain (on the identify benchmark's cards, 0.02 at most); a dark
+    patch with no print (a sleeve in shadow), normalised on its own near-black channel, is all
+    grain, in which noise makes index marks and pips (read as the ace of spades, fully surely)."""
+    lo = (card[::2, ::2].astype(np.float32) / white.astype(np.float32)).min(axis=2)
+    px = max(cam_px / 2, 0.5)  # camera px in this half-size picture
+    hp = lo - cv2.GaussianBlur(lo, (0, 0), px)
+    local = cv2.GaussianBlur(hp * hp, (0, 0), 2 * px)
+    return float(np.sqrt(np.percentile(local, 20)))
 
 
 def _ink(card: np.ndarray, white: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -525,9 +540,12 @@ def read_index(image: np.ndarray, corners: np.ndarray) -> IndexRead | None:
         qk = np.roll(q, -k, axis=0)
         card = _rectify(image, qk)
         white = _white(card)
-        dark, red = _ink(card, white)
         short = (d[k] + d[(k + 2) % 4]) / 2  # the card's width in camera px
         cam_px = S * CARD_W_MM / max(float(short), 1.0)  # picture px per camera px
+        trust = float(np.clip((GRAIN[1] - _grain(card, white, cam_px)) / (GRAIN[1] - GRAIN[0]), 0.0, 1.0))
+        if trust <= 0.0:
+            continue
+        dark, red = _ink(card, white)
         pips = _read_pips(dark, red, cam_px)
         # the index in the top-left, or in the bottom-right (card upside down)
         crs = [_read_corner(dark, red, cam_px), _read_corner(dark[::-1, ::-1], red[::-1, ::-1], cam_px)]
@@ -535,6 +553,7 @@ def read_index(image: np.ndarray, corners: np.ndarray) -> IndexRead | None:
             if cr is None:
                 continue
             code, conf = _decide(_with_other_corner(cr, crs[1 - turn // 2]), pips)
+            conf *= trust
             if best is None or conf > best.confidence:
                 best = IndexRead(code, round(conf, 4), 90 * ((k + turn) % 4))
     return best
