@@ -1549,6 +1549,22 @@ def _rank(image: np.ndarray, q: np.ndarray, det: Detection, m: _Match) -> int:
     return 2 * (float(support.min()) >= OUTLINE_SHOWS) + (m.code == det.code)
 
 
+def _doubted_by(det: Detection, err: float, other: Detection, other_err: float) -> Detection:
+    """A sure blob read that holds its place against another sure read of it, ranked alike (both
+    _rank 0 or more), naming another card, is no surer than that one is unsure (as _stands settles two outlines of one card):
+    an outline a few pixels off a wackee-six 11, on the side of its numeral's first digit, fit
+    the 13 better and read it fully surely, the true outline the 11 as surely. Not where the
+    other fits far worse (WORSE_FIT), nor against a standard card's twin (the pair read settles
+    those)."""
+    if (det.code, det.back) == (other.code, other.back) or _twins(det.code, other.code) \
+            or other_err > WORSE_FIT * err:
+        return det
+    conf = det.confidence * (1.0 - other.confidence)
+    if conf >= MIN_CONFIDENCE:
+        return replace(det, confidence=round(conf, 4))
+    return replace(det, code=UNKNOWN, back=None, face_up=True, confidence=round(conf, 4))
+
+
 def _holds_place(same: bool, kept: tuple[int, float], new: tuple[int, float]) -> bool:
     """Does a kept blob read hold its place against a new read of the same place? Each is
     (_rank, fit error); same: they name the same card. The higher-ranked stands, and of two
@@ -1618,8 +1634,14 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
 
         def holds(k: tuple[Detection, np.ndarray, int, float]) -> bool:
             return _holds_place((k[0].code, k[0].back) == (det.code, det.back), (k[2], k[3]), (rank, m.error))
-        if any(holds(k) for k in rivals):
+        standing = next((k for k in rivals if holds(k)), None)
+        if standing is not None:
+            kept[:] = [(_doubted_by(k[0], k[3], det, m.error) if k is standing and k[2] == rank >= 0 else k[0],) + k[1:]
+                       for k in kept]
             return
+        for k in rivals:
+            if k[2] == rank >= 0:
+                det = _doubted_by(det, m.error, k[0], k[3])
         kept[:] = [k for k in kept if not any(k is r for r in rivals)] + [(det, q, rank, m.error)]
         if rank == BEST_RANK:
             sure.append(q)
