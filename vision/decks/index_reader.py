@@ -47,6 +47,7 @@ SILHOUETTE_BLACK = 0.45  # the most a spade or club read from its silhouette alo
 SILHOUETTE_PX = (3.5, 4.5)  # suit symbols (camera px high) from which silhouettes begin to count, and count fully
 ALONE_PX = (4.5, 5.5)  # ... and an index without pips to witness it (measured by its suit symbol)
 OCCLUDER_MM = 8.0  # ink from the card's edge this thick on average (area / length) covers it
+COURT_GLYPH = 0.03  # a court picture's rank glyph must read about as well as any number's
 GRAIN = (0.05, 0.065)  # the paper's grain (see _grain) from which an index read is trusted less, and not at all
 
 _FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSans.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSerif.ttf",
@@ -478,8 +479,13 @@ def _decide(cr: _CornerRead, pips: _Pips) -> tuple[str, float]:
     """
     ranks = cr.ranks
     rank, r_best, r_margin = _margin(ranks)
+    court = {r: ranks[r] for r in ("J", "Q", "K")}
+    if pips.rank == "court" and max(court.values()) < r_best - COURT_GLYPH:
+        # a picture in the middle, but a number in the corner: a hand or a card lying over the
+        # pips looks like a court picture (an arm over a four of diamonds, its 4 in view, was
+        # read as the queen, whose glyph was not among the six likeliest): the glyph alone tells
+        pips = replace(pips, rank=None)
     if pips.rank == "court":
-        court = {r: ranks[r] for r in ("J", "Q", "K")}
         rank, r_best, r_margin = _margin(court)
         conf_r = float(np.clip(r_margin / 0.06, 0, 1))
     elif pips.rank is not None:
