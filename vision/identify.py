@@ -160,6 +160,20 @@ def _perm() -> np.ndarray:
     return _cell_perm
 
 
+_cell_unperm: np.ndarray | None = None
+
+
+def _fitted_picture(t: _Templates, j: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Template j as fitted (_scores' gains a and offsets b), as a CH x CW x 3 picture."""
+    global _cell_unperm
+    if _cell_unperm is None:
+        _cell_unperm = np.argsort(_perm())
+    ncell = GRID[0] * GRID[1]
+    ppc = CH * CW // ncell
+    m = t.mat[j].reshape(ncell, 3, ppc) * a[:, j][None, :, None] + b[:, j][:, None, None]
+    return m.reshape(-1)[_cell_unperm].reshape(CH, CW, 3)
+
+
 def _white_ref(f: np.ndarray) -> np.ndarray:
     """Per-channel paper white: a high percentile of the card (every card keeps a white margin,
     so a few percent of its pixels are white paper; the template fit absorbs what is left)."""
@@ -735,7 +749,6 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
     def soft_row(j: int) -> int:  # the same card and turn, at the softest template blur
         return (j // per) * per + (len(BLURS) - 1) * 2 + (j % 2)
 
-    inv = np.argsort(perm)
 
     def compared(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The soft picture's pixel channels in these cells (left out: the occluder's), where
@@ -754,8 +767,7 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
         """Template j as fitted, blurred by sigma more, as a picture padded by a pixel (flat)."""
         img = padded.get((j, sigma))
         if img is None:
-            m = (t.mat[j].reshape(ncell, 3, ppc) * a[:, j][None, :, None] + b[:, j][:, None, None]).reshape(-1)
-            img = m[inv].reshape(CH, CW, 3)
+            img = _fitted_picture(t, j, a, b)
             if sigma > 0:
                 img = cv2.GaussianBlur(img, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
             img = cv2.copyMakeBorder(img, 1, 1, 1, 1, cv2.BORDER_REPLICATE).reshape(-1)
@@ -854,17 +866,14 @@ def _stray_print(x: np.ndarray, t: _Templates, j: int, a: np.ndarray, b: np.ndar
     gx, gy = GRID
     _, lab = cv2.connectedComponents((res >= RIVAL_EXPLAINS).reshape(gy, gx).astype(np.uint8), connectivity=4)
     edge = set(np.unique(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])).tolist())
-    walled = np.array([int(v) not in edge for v in lab.ravel()])
-    cells = np.flatnonzero(unexplained & walled)
+    cells = np.flatnonzero(unexplained & ~np.isin(lab.ravel(), list(edge)))
     if not cells.size:
         return False
     ncell = gx * gy
     ppc = x.size // (ncell * 3)
-    perm = _perm()
-    model = (t.mat[j].reshape(ncell, 3, ppc) * a[:, j][None, :, None] + b[:, j][:, None, None]).reshape(-1)
     # the darkest the card's print comes within STRAY_SHIFT of each pixel
-    near = cv2.erode(model[np.argsort(perm)].reshape(CH, CW, 3), np.ones((2 * STRAY_SHIFT + 1,) * 2, np.uint8))
-    near = near.reshape(-1)[perm].reshape(ncell, 3, ppc)[cells]
+    near = cv2.erode(_fitted_picture(t, j, a, b), np.ones((2 * STRAY_SHIFT + 1,) * 2, np.uint8))
+    near = near.reshape(-1)[_perm()].reshape(ncell, 3, ppc)[cells]
     darker = (near - x.reshape(ncell, 3, ppc)[cells]).mean(axis=1)  # (cells, ppc)
     return bool(((darker > STRAY_DEPTH).sum(axis=1) >= STRAY_PX).any())
 
@@ -965,9 +974,7 @@ def _aligned(image: np.ndarray, q: np.ndarray, t: _Templates, align: bool = True
     j = int(np.argmin(score))
     ncell = GRID[0] * GRID[1]
     ppc = CH * CW // ncell
-    inv = np.argsort(_perm())
-    model = (t.mat[j].reshape(ncell, 3, ppc) * a[:, j][None, :, None]
-             + b[:, j][:, None, None]).reshape(-1)[inv].reshape(CH, CW, 3)
+    model = _fitted_picture(t, j, a, b)
     use = np.zeros(CH * CW, np.float32)
     use[_pix_perm()] = np.repeat(res[:, j] < COVER_TAU, ppc)
     if use.sum() < 0.3 * use.size:
@@ -1637,8 +1644,9 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
             return _holds_place((k[0].code, k[0].back) == (det.code, det.back), (k[2], k[3]), (rank, m.error))
         standing = next((k for k in rivals if holds(k)), None)
         if standing is not None:
-            kept[:] = [(_doubted_by(k[0], k[3], det, m.error) if k is standing and k[2] == rank >= 0 else k[0],) + k[1:]
-                       for k in kept]
+            if standing[2] == rank >= 0:
+                i = next(i for i, k in enumerate(kept) if k is standing)
+                kept[i] = (_doubted_by(standing[0], standing[3], det, m.error),) + standing[1:]
             return
         for k in rivals:
             if k[2] == rank >= 0:
