@@ -1251,3 +1251,35 @@ def test_print_in_the_middle_of_a_card_that_its_read_lacks_makes_the_read_unsure
     assert plain_read.code == "6C" and plain_read.confidence >= 0.9
     det = identify_region(image, marked, deck)
     assert det.code != "6C" or det.confidence < 0.9, (det.code, det.confidence)
+
+
+@pytest.mark.parametrize("deck_name,code", [("standard", "7D"), ("standard", "KS"), ("wackee-six", "R7"),
+                                            ("slap-wacky", "P2-3F"), ("wig-out", "C4")])
+def test_an_over_exposed_cards_clipped_white_fitted_in_blocks_reads_as_pixel_by_pixel(
+        monkeypatch: pytest.MonkeyPatch, deck_name: str, code: str) -> None:
+    """A camera exposed for a dark cloth clips most of a card's white: thousands of pixel
+    channels, each weighed against every template, took most of such a table's frame time.
+    From POOL_CLIPPED_FROM of them, a 2 x 2 block clipped whole is fitted as one (weighing four):
+    each card's fit is nearly what it is pixel by pixel (within 10 % where it could be taken for
+    the card, near ties aside the cards rank alike), and the read is the same."""
+    import vision.identify as ident
+
+    deck = get_deck(deck_name)
+    t = ident.templates(deck)
+    comp = Composer(300, 300, cloth=(150, 90, 40), rng=np.random.default_rng(5))
+    q = card_quad(150, 150, 25.0, 90)
+    comp.add_card(deck, code, q)
+    img = np.clip(comp.finish(blur=1.0, noise=2.0).image.astype(np.float32) * 1.3, 0, 255).astype(np.uint8)
+    pic = ident.rectify(img, np.asarray(q, np.float32))
+    x = ident._normalise(pic).reshape(-1)[ident._perm()]
+    clipped = ident._grouped(ident._clipped(pic))
+    assert clipped is not None and clipped.mean() > ident.POOL_CLIPPED_FROM  # blocks are pooled
+    pooled, pooled_read = ident._scores(x, t, clipped=clipped)[0], ident._match(pic, t)
+    monkeypatch.setattr(ident, "POOL_CLIPPED_FROM", 2.0)  # never: pixel by pixel
+    exact, exact_read = ident._scores(x, t, clipped=clipped)[0], ident._match(pic, t)
+    best = int(np.argmin(exact))
+    assert t.keys[best][0] == code and int(np.argmin(pooled)) == best
+    near = exact < 3 * exact[best]  # the cards that could be taken for it
+    assert np.allclose(pooled[near], exact[near], rtol=0.1), np.abs(pooled / exact - 1)[near].max()
+    assert pooled_read.code == exact_read.code == code
+    assert abs(pooled_read.confidence - exact_read.confidence) < 0.05, (pooled_read, exact_read)

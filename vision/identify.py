@@ -124,6 +124,7 @@ SLOPE_HOLD = 1.0  # ... and its slope across the card (a share of that hold) onc
 PLANE_FROM = 0.016  # the best template's score above which the offset is also fitted as a plane
 SECOND_START = 0.2  # share of the best card's cells unexplained above which the fit starts twice
 CLIPPED = 250  # a channel this bright (0..255) may have been brighter still: the sensor clipped it
+POOL_CLIPPED_FROM = 0.15  # from this share of a card's pixel channels clipped, they are fitted in 2 x 2 blocks
 
 
 class UnreadableImageError(ValueError):
@@ -236,6 +237,17 @@ class _Templates:
     def cells_sq(self) -> np.ndarray:
         """cells squared: sums of t * t over part of a cell's pixels (a read with an occluder)."""
         return self.cells ** 2
+
+    @cached_property
+    def by_entry(self) -> np.ndarray:
+        """(cells * 3, blocks + px per cell, n): every template's mean over each 2 x 2 block of a
+        cell's pixels, then its value at each pixel, each (n,) in one piece: the clipped pixel
+        channels of a card are gathered from it at once (_censored)."""
+        by_pixel = self.cells.transpose(0, 2, 1)
+        r, ppc, n = by_pixel.shape
+        across = CW // GRID[0]
+        blocks = by_pixel.reshape(r, ppc // across // 2, 2, across // 2, 2, n).mean(axis=(2, 4))
+        return np.ascontiguousarray(np.concatenate([blocks.reshape(r, -1, n), by_pixel], axis=1))
 
 
 _template_cache: dict[tuple[int, str], _Templates] = {}
@@ -456,7 +468,7 @@ def _scores(x: np.ndarray, t: _Templates, keep: np.ndarray | None = None,
         cc = clipped.reshape(ncell * 3, -1)
         kc = np.ones_like(xc) if keep is None else keep.reshape(ncell * 3, -1)
         rows, pix = np.nonzero(cc & (kc > 0))
-        censored = (t.cells[rows, :, pix], rows // 3, rows % 3, xc[rows, pix])
+        censored = _censored(t, rows, pix, xc)
         keep = (kc * ~cc).reshape(-1)
     counts = None
     if keep is None:
@@ -474,6 +486,34 @@ def _scores(x: np.ndarray, t: _Templates, keep: np.ndarray | None = None,
         sxx = (xk * xc).sum(axis=1).reshape(ncell, 3, 1)
         counts = kc.sum(axis=1).reshape(ncell, 3, 1)
     return _robust_fit(sx, sxx, sxt, s_t, s_tt, xc.shape[1], counts, censored)
+
+
+def _censored(t: _Templates, rows: np.ndarray, pix: np.ndarray, xc: np.ndarray) -> tuple:
+    """_robust_fit's censored: the clipped pixel channels (rows: cell * 3 + channel, pix: pixel
+    in the cell) as each template predicts them, their cells, channels, values seen and weights.
+
+    A card under a bright lamp or an over-exposed camera clips most of its white, thousands of
+    pixel channels, each weighed against every template in every round of the fit (most of such
+    a card's read, and of a frame's time): from POOL_CLIPPED_FROM of them, a 2 x 2 block of a
+    cell's pixels clipped whole is fitted as one, at its mean value and the templates' mean
+    there, weighing four (the templates are blurred a pixel or more: little is lost)."""
+    ncell, ppc = GRID[0] * GRID[1], xc.shape[1]
+    nb = ppc // 4
+    seen = xc[rows, pix]
+    if len(rows) < POOL_CLIPPED_FROM * ncell * 3 * ppc:
+        return t.by_entry[rows, nb + pix], rows // 3, rows % 3, seen, None
+    across = CW // GRID[0]  # a cell's pixels across
+    key = rows * nb + (pix // across) // 2 * (across // 2) + (pix % across) // 2  # its block
+    whole = np.bincount(key, minlength=len(xc) * nb)[key] == 4
+    blocks = np.unique(key[whole])
+    block_seen = np.bincount(key[whole], seen[whole], minlength=len(xc) * nb)[blocks] / 4
+    row = np.concatenate([blocks // nb, rows[~whole]])
+    entry = np.concatenate([blocks % nb, nb + pix[~whole]])
+    weight = np.concatenate([np.full(len(blocks), 4, np.float32), np.ones(int((~whole).sum()), np.float32)])
+    value = np.concatenate([block_seen.astype(np.float32), seen[~whole]])
+    order = np.argsort(row, kind="stable")  # in order of cells and channels, as _robust_fit sums them
+    row = row[order]
+    return t.by_entry[row, entry[order]], row // 3, row % 3, value[order], weight[order]
 
 
 def _scores_many(xs: np.ndarray, t: _Templates) -> np.ndarray:
@@ -499,25 +539,30 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
     of picture times template (sxt), of the template (s_t, s_tt: (cells, 3, m)); ppc pixels a
     cell, of which counts (cells, 3, 1) were summed where an occluder was masked out (or the
     channel clipped). A cell with hardly a pixel left counts as covered. censored: the clipped
-    pixel channels, left out of those sums: their templates' values (k, m), cells, channels and
-    values seen (k,); each costs a template what it predicts below the value seen. plane: where
-    the best template fits poorly (PLANE_FROM) though little of it is covered, every template is
-    fitted again with the offset a plane across the card (_fit), and the better fit kept."""
+    pixel channels, left out of those sums: their templates' values (k, m), cells, channels,
+    values seen (k,) and how many pixel channels each stands for (k,; None: one each; see
+    _censored); each costs a template what it predicts below the value seen. plane: where the best template fits poorly (PLANE_FROM) though little of it
+    is covered, every template is fitted again with the offset a plane across the card (_fit),
+    and the better fit kept."""
     ncell = GRID[0] * GRID[1]
     m = sxt.shape[2]
     cnt = np.full((ncell, 3, 1), float(ppc), np.float32) if counts is None else counts
     den_fit = np.maximum(cnt.sum(axis=1), 1.0)  # (cells, 1): the pixel channels fitted
     den = den_fit
     clipped = censored is not None and len(censored[3]) > 0
+    n_clipped = 0.0
     if clipped:
-        tc, cell_c, ch_c, xv = censored
-        den = den_fit + np.bincount(cell_c, minlength=ncell)[:, None]
-        group = cell_c * 3 + ch_c  # sorted, as the channels were found
+        tc, cell_c, ch_c, xv, weight = censored
+        n_clipped = float(len(xv) if weight is None else weight.sum())
+        den = den_fit + np.bincount(cell_c, weight, minlength=ncell)[:, None]
+        group = cell_c * 3 + ch_c  # sorted (_censored)
         g_starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+        w_col = None if weight is None else weight[:, None]
 
-        def sums(v: np.ndarray) -> np.ndarray:  # (k, m) -> summed per cell and channel (cells, 3, m)
+        def sums(v: np.ndarray) -> np.ndarray:  # (k, m) -> summed per cell and channel (cells, 3, m),
+            # each as many times as it stands for
             out = np.zeros((ncell * 3, v.shape[1]), np.float32)
-            out[group[g_starts]] = np.add.reduceat(v, g_starts, axis=0)
+            out[group[g_starts]] = np.add.reduceat(v if w_col is None else v * w_col, g_starts, axis=0)
             return out.reshape(ncell, 3, -1)
 
         s_t_all, s_tt_all = s_t + sums(tc), s_tt + sums(tc * tc)
@@ -528,19 +573,24 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
     def columns(cols: np.ndarray) -> tuple:  # the sums of some templates only
         return tuple(None if v is None else v[..., cols] for v in full)
 
-    def cell_res(a, b, arr=full):  # (cells, m) mean squared residual per pixel and channel
+    def cell_res(a, b, arr=full, pred=None):  # (cells, m) mean squared residual per pixel and
+        # channel; pred: predicted(a, b, arr[3]) where the caller has it
         xt, t1, tt, tcl = arr[:4]
         a3, b3 = a[None], b[:, None, :]
         r = (sxx - 2 * a3 * xt - 2 * b3 * sx + a3 ** 2 * tt + 2 * a3 * b3 * t1 + b3 ** 2 * cnt).sum(axis=1)
         if clipped:
-            short = np.maximum(xv[:, None] - predicted(a, b, tcl), 0.0)
-            r += sums(short * short).sum(axis=1)
+            short = np.subtract(xv[:, None], predicted(a, b, tcl) if pred is None else pred)
+            np.maximum(short, 0.0, out=short)
+            r += sums(np.square(short, out=short)).sum(axis=1)
         return np.where(share > 0.15, r / den, COVER_TAU)
 
     def predicted(a, b, tcl):  # (k, m): what each template predicts at the clipped channels
         # (in float32, like the pictures: a glary card clips thousands of channels, and these
         # products over every template took most of its read in float64)
-        return a.astype(np.float32)[ch_c] * tcl + b.astype(np.float32)[cell_c]
+        out = a.astype(np.float32)[ch_c]
+        out *= tcl
+        out += b.astype(np.float32)[cell_c]
+        return out
 
     def in_use(res):  # the cells a fit explains, and at least the best-fitting third (a fit is always made)
         thr = np.partition(res, ncell // 3, axis=0)[ncell // 3][None]
@@ -555,10 +605,11 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
                 a, b = _fit(sx + sums(seen), xt + sums(seen * tcl), t1_all, tt_all, use, den, plane, hold)
             else:
                 a, b = _fit(sx, xt, t1, tt, use, den_fit, plane, hold)
-            res = cell_res(a, b, arr)
+            pred = predicted(a, b, tcl) if clipped else None
+            res = cell_res(a, b, arr, pred)
             use = in_use(res)
             if clipped:
-                seen = np.maximum(xv[:, None], predicted(a, b, tcl))
+                seen = np.maximum(xv[:, None], pred, out=pred)
         robust = np.minimum(res, COVER_TAU)
         score = robust.mean(axis=0) / np.minimum(np.maximum(a.mean(axis=0) ** 2, 0.3), 1.0)  # a dim card's residuals are smaller
         return score, res, a, b
@@ -569,7 +620,7 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
     start = in_use(cell_res(np.ones((3, m), np.float32), np.zeros((ncell, m), np.float32)))
     score, res, a, b = rounds(start)
     hold = GLARE_RIDGE
-    if clipped and len(xv) > WASHED_OUT * ncell * 3 * ppc:
+    if clipped and n_clipped > WASHED_OUT * ncell * 3 * ppc:
         # glare may wash a card out, lifting its print towards white; where the sensor clipped
         # some of the card, it is seen to be there, so the offset is also fitted without being
         # held towards none (held, a washed-out 6 was fitted as a clean card whose print is too
