@@ -73,6 +73,19 @@ def _calls(verdicts: list) -> Counter:
     return Counter((v.ruling, v.seat, v.card) for v in verdicts if v.ruling in CALLS)
 
 
+def _surplus(verdicts: list, surplus: Counter) -> list[str]:
+    """The calls in surplus, each key's last ones (a key the direct referee also called once
+    and the camera twice lists the camera's second)."""
+    left = Counter(surplus)
+    out = []
+    for v in reversed(verdicts):
+        key = (v.ruling, v.seat, v.card)
+        if left[key] > 0:
+            left[key] -= 1
+            out.append(f"t={v.t:.2f} seat {v.seat} {v.text}")
+    return out[::-1]
+
+
 def run_round(game: str, n_seats: int, seed: int, args) -> dict:
     seats = D.seats_for(n_seats)
     header = MatchHeader(game, tuple(Seat(i + 1, s["name"], s["colour"])
@@ -146,8 +159,7 @@ def run_round(game: str, n_seats: int, seed: int, args) -> dict:
         "vision_ms_per_frame": round(1000 * t_vision / max(frames, 1), 1),
         "calls_truth": sum(want.values()), "calls_seen": sum(got.values()),
         "false_calls": sum(false_calls.values()), "missed_calls": sum(missed_calls.values()),
-        "false_call_list": [f"t={v.t:.2f} {v.text}" for v in seen_verdicts
-                            if (v.ruling, v.seat, v.card) in false_calls],
+        "false_call_list": _surplus(seen_verdicts, false_calls),
         "tracking": tracking,
     }
 
