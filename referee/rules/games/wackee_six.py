@@ -13,6 +13,7 @@ and +10 for going out; the match goes to a target score, highest total wins.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from referee.rules.errors import RefereeError
@@ -30,7 +31,7 @@ from referee.rules.events import (
 from referee.rules.game import Game
 from referee.rules.options import Option
 from referee.rules.places import Place
-from referee.rules.verdicts import ILLEGAL, LEGAL, PENALTY, Verdict
+from referee.rules.verdicts import ILLEGAL, LEGAL, PENALTY, TAKE_BACK, Verdict
 
 COLOUR_NAMES = {"R": "red", "B": "blue", "G": "green", "Y": "yellow"}
 MAIN_ROW = 6  # face-up row slots dealt
@@ -185,6 +186,11 @@ SCORED = "scored"
 _PILE_PLACES: dict[int, str] = {}
 
 
+def _gap_key(index: int, entry: _Played) -> str:
+    """The deadline of the call that waits on a card one past its pile's top."""
+    return f"gap:{index}:{entry.t}:{entry.seat}:{entry.card}"
+
+
 def _pile_place(index: int) -> str:
     text = _PILE_PLACES.get(index)
     if text is None:
@@ -212,6 +218,14 @@ class WackeeSix(Game):
         "false_call_penalty": Option(
             0, "points taken off for a false 'Wackee Six!' call (rulings: default 0)", 0, 1000
         ),
+        "gap_call_wait_s": Option(
+            1.0,
+            "seconds the call on a card one number past its pile's top (or a 2 starting a pile) "
+            "waits: the camera can miss the card between, covered at once by this one, and the "
+            "table playing on from it shows that",
+            0,
+            10,
+        ),
     }
     manual_actions: ClassVar[dict[str, str]] = {
         "call": "a 'Wackee Six!' call for the entry's seat, when its pad was not pressed",
@@ -223,6 +237,7 @@ class WackeeSix(Game):
         self.window = float(self.opts["wild_window_s"])
         self.target = int(self.opts["target_score"])
         self.false_call_points = int(self.opts["false_call_penalty"])
+        self.gap_wait = float(self.opts["gap_call_wait_s"])
         self.phase = IDLE
         self._states: dict[int, _SeatState] = {}
         self._piles: dict[int, _Pile] = {}
@@ -231,6 +246,10 @@ class WackeeSix(Game):
         self._call_t: float | None = None  # time of the accepted call
         self._callers: list[int] = []
         self._end_t: float | None = None  # cards landing after this are late
+        # calls on a card one past its pile's top, waiting (gap_call_wait_s): (card, pile, reason,
+        # why, the index of the event that laid it)
+        self._held: list[tuple[_Played, int, str, str, int | None]] = []
+        self._unseen: list[_Played] = []  # row cards that left unseen and were not seen since
 
     # --- helpers -------------------------------------------------------------------------
 
@@ -288,6 +307,8 @@ class WackeeSix(Game):
         self.phase = DEALT
         self._piles = {}
         self._owed = []
+        self._held = []
+        self._unseen = []
         self._calls = {}
         self._call_t = None
         self._callers = []
@@ -344,6 +365,10 @@ class WackeeSix(Game):
             self.cancel(f"call:{key}")
         self._calls = {}
         self.cancel("end")
+        # calls still waiting when play stops are made (the cards do not count)
+        for entry, index, *_ in list(self._held):
+            self.cancel(_gap_key(index, entry))
+            out.extend(self._call_held(entry, t))
         # A WILD still waiting for its follow-up when play stops was played alone: illegal.
         for index, pile in list(self._piles.items()):
             if pile.cards and pile.cards[-1].wild:
@@ -413,26 +438,29 @@ class WackeeSix(Game):
             if st is None or self.phase == IDLE or self.over:
                 out.append(self._no_round(e, seat))
             else:
-                out.append(self._left_unseen(e, seat, st, e.source))
+                out.extend(self._left_unseen(e, seat, st, e.source))
             return out
         out.append(
             self.ignored(e, seat, f"a {card_name(e.card)} at {to} is not judged in Wackee Six")
         )
         return out
 
-    def _left_unseen(self, e: CardPlaced, seat: int, st: _SeatState, src: Place) -> Verdict:
+    def _left_unseen(self, e: CardPlaced, seat: int, st: _SeatState, src: Place) -> list[Verdict]:
         """A row card left its slot and the camera did not see it land: the slot is empty (a
-        refill there is no card laid on another), and the card scores once seen on a pile."""
+        refill there is no card laid on another), and the card scores once seen on a pile, or
+        once a card on a pile shows that it lies under it (_gap_filler)."""
         name = card_name(e.card)
         if self._after_play(e.t):
-            return self.ignored(e, seat, f"the {name} left the row after play stopped: not judged")
+            return [
+                self.ignored(e, seat, f"the {name} left the row after play stopped: not judged")
+            ]
         slot = src.index if st.row.get(src.index or 0) == e.card else next(
             (i for i, held in st.row.items() if held == e.card), None)
         if slot is None:
-            return self.ignored(e, seat, f"the {name} was not seen in the row")
+            return [self.ignored(e, seat, f"the {name} was not seen in the row")]
         del st.row[slot]
         self._touch_empty(st, e.t)
-        return self.info(
+        out = [self.info(
             e.t,
             seat,
             f"the {name} left row slot {slot} and was not seen to land: it scores once seen on "
@@ -440,6 +468,48 @@ class WackeeSix(Game):
             reason="left-unseen",
             card=e.card,
             place=f"row:{seat}:{slot}",
+        )]
+        parsed = parse_card(e.card)
+        if parsed is not None and parsed[1] != WILD:
+            gone = _Played(
+                e.card, seat, e.t, parsed[1], src, True, False, None, f"row:{seat}:{slot}"
+            )
+            self._unseen.append(gone)
+            # a call waiting on a card one past its pile's top that this card fills
+            for entry, index, *_ in list(self._held):
+                pile = self._piles.get(index)
+                p_colour, p_number = parse_card(entry.card)  # type: ignore[misc]
+                top, pile_colour = (pile.cards[-1], pile.colour) if pile else (None, p_colour)
+                if self._gap_filler(top, pile_colour, p_colour, p_number) is gone:
+                    out.append(self._under(e, index, gone, top))
+                    out.append(self._withdraw(e, index, entry, "unseen-under"))
+                    break
+        return out
+
+    def _gap_filler(
+        self, top: _Played | None, pile_colour: str, colour: str, number: int
+    ) -> _Played | None:
+        """The card that left a row unseen and would fill the one number between a pile's top
+        and a card laid on it (the 1 under a 2 starting a pile), else None."""
+        if not self._one_past(top, pile_colour, colour, number):
+            return None
+        need = (colour, 1) if top is None else (pile_colour, top.value + 1)
+        return next((g for g in reversed(self._unseen) if parse_card(g.card) == need), None)
+
+    def _under(self, e: Event, index: int, gone: _Played, top: _Played | None) -> Verdict:
+        """A card that left a row unseen lies on the pile, under the card laid on it: it counts."""
+        self._unseen.remove(gone)
+        gone.pile = index
+        gone.place = _pile_place(index)
+        self._place(e, index, gone, parse_card(gone.card)[0], top)  # type: ignore[index]
+        return self.legal(
+            e,
+            gone.seat,
+            f"the {card_name(gone.card)} that left the row unseen lies under the next card on "
+            f"pile {index}: it counts",
+            reason="unseen-under",
+            card=gone.card,
+            place=gone.place,
         )
 
     def _lift(
@@ -506,6 +576,9 @@ class WackeeSix(Game):
                 )
             ]
         colour, number = parsed
+        seen = next((g for g in self._unseen if g.card == code and g.seat == seat), None)
+        if seen is not None:
+            self._unseen.remove(seen)  # the card that left the row unseen, seen now
         reason, why, main, shown = self._lift(st, seat, code, e.source)
         entry = _Played(code, seat, e.t, number, e.source, main, shown, index, where)
         if reason is not None:
@@ -621,6 +694,11 @@ class WackeeSix(Game):
             now = pile.cards[-1]
             pile_colour = pile.colour
         fault = self._rule(now, pile_colour, colour, number, seat, index)
+        if fault is not None and fault[0] in _PLAYED_ON_FAULTS:
+            gone = self._gap_filler(now, pile_colour, colour, number)
+            if gone is not None:  # the card between left a row unseen: it lies under this one
+                out.append(self._under(e, index, gone, now))
+                return [*out, self._place(e, index, entry, colour, gone)]
         if fault is not None:
             kept = self._played_on(index, colour, number, seat)
             if kept is not None:
@@ -629,6 +707,24 @@ class WackeeSix(Game):
             self._owe(entry)
             reason, why = fault
             entry.fault = reason
+            one_past = self._one_past(now, pile_colour, colour, number)
+            if reason in _PLAYED_ON_FAULTS and self.gap_wait > 0 and one_past:
+                # the camera may have missed the card between, covered at once by this one: the
+                # call waits for the table to play on from it (docs/games/wackee-six.md)
+                self._held.append((entry, index, reason, why, self.event_index))
+                self.schedule(_gap_key(index, entry), e.t + self.gap_wait, entry)
+                out.append(
+                    self.info(
+                        e.t,
+                        seat,
+                        f"the {name} on pile {index}: {why}; called in {self.gap_wait:g} s unless "
+                        "the table plays on from it",
+                        reason="gap-held",
+                        card=code,
+                        place=where,
+                    )
+                )
+                return out
             out.append(
                 self.illegal(
                     e,
@@ -641,7 +737,30 @@ class WackeeSix(Game):
             )
             return out
         out.append(self._place(e, index, entry, colour, now))
+        out.extend(self._held_follows(e, index))
         return out
+
+    def _held_follows(self, e: Event, index: int) -> list[Verdict]:
+        """A card whose call waits, that follows the card now on top of its pile and was laid
+        after it: the card between was seen late (it came to rest first, under it)."""
+        pile = self._piles.get(index)
+        if pile is None or not pile.cards or pile.cards[-1].wild:
+            return []
+        top = pile.cards[-1]
+        for entry, held_index, *_ in self._held:
+            if held_index == index and entry.t >= top.t and parse_card(entry.card) == (
+                    pile.colour, top.value + 1):
+                return [self._withdraw(e, index, entry, "seen-under")]
+        return []
+
+    @staticmethod
+    def _one_past(top: _Played | None, pile_colour: str, colour: str, number: int) -> bool:
+        """Is the card one number past the pile's top (a 2 where a pile has no card)?"""
+        if number == WILD:
+            return False
+        if top is None:
+            return number == 2
+        return not top.wild and colour == pile_colour and number == top.value + 2
 
     def _played_on(self, index: int, colour: str, number: int, seat: int) -> _Played | None:
         """The card ruled off this pile, still lying on it, that this card follows: the table
@@ -658,8 +777,10 @@ class WackeeSix(Game):
             return o if self._rule(o, o_colour, colour, number, seat, index) is None else None
         return None
 
-    def _withdraw(self, e: Event, index: int, kept: _Played) -> Verdict:
-        """The call on a card the table played on is withdrawn: it lies on the pile and counts."""
+    def _withdraw(self, e: Event, index: int, kept: _Played, reason: str = "played-on") -> Verdict:
+        """The call on a card the table played on is withdrawn (or, still waiting, never made):
+        it lies on the pile and counts."""
+        held = next((h for h in self._held if h[0] is kept), None)
         self._owed.remove(kept)
         st = self._states.get(kept.seat)
         if st is not None and kept.main:
@@ -672,12 +793,20 @@ class WackeeSix(Game):
             st.played += 1
             if kept.main:
                 self._touch_empty(st, e.t)
+        if held is not None:
+            self._held.remove(held)
+            self.cancel(_gap_key(index, kept))
+            text = f"the {card_name(kept.card)} on pile {index} counts: " + (
+                "the table played on from it (the camera missed the card under it)"
+                if reason == "played-on" else "the card it follows lies under it")
+        else:
+            text = (f"the table played on from the {card_name(kept.card)} on pile {index}: "
+                    "the call on it is withdrawn and it counts")
         return self.legal(
             e,
             kept.seat,
-            f"the table played on from the {card_name(kept.card)} on pile {index}: "
-            "the call on it is withdrawn and it counts",
-            reason="played-on",
+            text,
+            reason=reason,
             card=kept.card,
             place=kept.place,
         )
@@ -948,6 +1077,9 @@ class WackeeSix(Game):
                 if found is None:
                     found = entry
         if found is not None:
+            # a card whose call was waiting, taken back: the call is made now (the record shows
+            # the card was not playable there)
+            out.extend(self._call_held(found, e.t))
             self._owed.remove(found)
             self._restore(found)
             out.append(
@@ -1050,6 +1182,8 @@ class WackeeSix(Game):
             if self.phase != ENDING:
                 return []
             return self._score_round(t, stopped=False, why="Wackee Six!")
+        if key.startswith("gap:"):
+            return self._call_held(payload, t)
         if key.startswith("wild:"):
             index = int(key[5:])
             pile = self._piles.get(index)
@@ -1098,6 +1232,28 @@ class WackeeSix(Game):
                 ]
             return [self._verdict(t, ILLEGAL, seat, text, "false-call", None)]
         return []
+
+    def _call_held(self, entry: _Played, t: float) -> list[Verdict]:
+        """The call that waited on a card one past its pile's top, made now: its wait is over
+        and it still lies there, play stopped, or it is being taken back."""
+        held = next((h for h in self._held if h[0] is entry), None)
+        if held is None:
+            return []
+        self._held.remove(held)
+        _entry, index, reason, why, event = held
+        if not any(o is entry for o in self._owed):
+            return []  # taken back meanwhile
+        call = self._verdict(
+            t,
+            ILLEGAL,
+            entry.seat,
+            f"take back the {card_name(entry.card)} on pile {index}: {why}",
+            reason,
+            TAKE_BACK,
+            card=entry.card,
+            place=entry.place,
+        )
+        return [replace(call, event=event)]  # the call on that event, made now
 
     # --- dashboard -------------------------------------------------------------------------
 
@@ -1168,7 +1324,8 @@ class WackeeSix(Game):
             "phase": self.phase,
             "piles": piles,
             "seats": seats,
-            "owed": [{"seat": o.seat, "card": o.card, "place": o.place} for o in self._owed],
+            "owed": [{"seat": o.seat, "card": o.card, "place": o.place,
+                      "call_waits": any(h[0] is o for h in self._held)} for o in self._owed],
             "went_out": list(self._callers),
             "call_t": self._call_t,
             "target_score": self.target,
