@@ -157,3 +157,39 @@ def test_seat_info_shows_plain_counts_per_seat() -> None:
               "hands": {"1": 4, "2": 0}, "piles": {"1": 5}, "up": {"1": "9", "2": None}}
     assert seat_info(status) == {"1": {"reserve": 3, "in hand": 4, "UP card": "9"},
                                  "2": {"in hand": 0}}
+
+
+@pytest.mark.parametrize("played_on", [False, True])
+def test_a_wackee_six_skip_of_one_buzzes_only_once_its_wait_is_over(
+        tmp_path: Path, clock: FakeClock, played_on: bool) -> None:
+    """The call on a card one past its pile's top waits gap_call_wait_s (1 s) for the table to
+    play on from it (the camera may have missed the card between): no buzz when the card lands,
+    the illegal buzz once the wait (and the settle time) has passed; none at all when the next
+    card follows it meanwhile."""
+    from referee.rules import Deal, RoundStart
+
+    t = Table(store=MatchStore(tmp_path / "m.sqlite3"), buzzer=RecordingBuzzer(clock=clock),
+              clock=clock)
+    t.setup("wackee-six", SEATS, {})
+    t.start()
+    rows = {"row:1:1": ("R1",), "row:1:2": ("R3",), "row:2:1": ("R4",)}
+    t.submit(Deal(100.0, rows, {"reserve:1": 6, "reserve:2": 6}))
+    t.submit(RoundStart(100.5, 1))
+    pile = Place("pile", None, 1)
+    t.submit(CardPlaced(101.0, 1, "R1", pile, Place.parse("row:1:1")))
+    clock.now = 102.0
+    held = t.submit(CardPlaced(102.0, 1, "R3", pile, Place.parse("row:1:2")))
+    assert [v.reason for v in held] == ["gap-held"] and t.buzzer.names == []  # type: ignore[attr-defined]
+    if played_on:
+        clock.now = 102.6
+        got = t.submit(CardPlaced(102.6, 2, "R4", pile, Place.parse("row:2:1")))
+        assert [(v.ruling, v.reason) for v in got] == [("legal", "played-on"), ("legal", None)]
+    clock.now = 103.2  # the wait ends at 103.0, but the settle time (0.3 s) has not passed
+    assert t.tick() == []
+    clock.now = 103.4
+    fired = t.tick()
+    if played_on:
+        assert fired == [] and t.buzzer.names == []  # type: ignore[attr-defined]
+    else:
+        assert [(v.ruling, v.reason) for v in fired] == [("illegal", "wrong-number")]
+        assert t.buzzer.names == ["illegal"]  # type: ignore[attr-defined]
