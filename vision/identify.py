@@ -509,7 +509,8 @@ def _censored(t: _Templates, rows: np.ndarray, pix: np.ndarray, xc: np.ndarray) 
     block_seen = np.bincount(key[whole], seen[whole], minlength=len(xc) * nb)[blocks] / 4
     row = np.concatenate([blocks // nb, rows[~whole]])
     entry = np.concatenate([blocks % nb, nb + pix[~whole]])
-    weight = np.concatenate([np.full(len(blocks), 4, np.float32), np.ones(int((~whole).sum()), np.float32)])
+    weight = np.concatenate([np.full(len(blocks), 4, np.float32),
+                             np.ones(len(row) - len(blocks), np.float32)])
     value = np.concatenate([block_seen.astype(np.float32), seen[~whole]])
     order = np.argsort(row, kind="stable")  # in order of cells and channels, as _robust_fit sums them
     row = row[order]
@@ -541,9 +542,9 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
     channel clipped). A cell with hardly a pixel left counts as covered. censored: the clipped
     pixel channels, left out of those sums: their templates' values (k, m), cells, channels,
     values seen (k,) and how many pixel channels each stands for (k,; None: one each; see
-    _censored); each costs a template what it predicts below the value seen. plane: where the best template fits poorly (PLANE_FROM) though little of it
-    is covered, every template is fitted again with the offset a plane across the card (_fit),
-    and the better fit kept."""
+    _censored); each costs a template what it predicts below the value seen. plane: where the
+    best template fits poorly (PLANE_FROM) though little of it is covered, every template is
+    fitted again with the offset a plane across the card (_fit), and the better fit kept."""
     ncell = GRID[0] * GRID[1]
     m = sxt.shape[2]
     cnt = np.full((ncell, 3, 1), float(ppc), np.float32) if counts is None else counts
@@ -799,7 +800,6 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
 
     def soft_row(j: int) -> int:  # the same card and turn, at the softest template blur
         return (j // per) * per + (len(BLURS) - 1) * 2 + (j % 2)
-
 
     def compared(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The soft picture's pixel channels in these cells (left out: the occluder's), where

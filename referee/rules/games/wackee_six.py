@@ -112,6 +112,7 @@ class _Played:
         "pile",
         "place",
         "fault",
+        "held",
     )
 
     def __init__(
@@ -137,6 +138,8 @@ class _Played:
         self.pile = pile
         self.place = place
         self.fault: str | None = None  # why it may not follow the pile's top (ruled off it)
+        # while its call waits (gap_call_wait_s): the call's text and the index of its event
+        self.held: tuple[str, int | None] | None = None
 
 
 class _Pile:
@@ -186,9 +189,9 @@ SCORED = "scored"
 _PILE_PLACES: dict[int, str] = {}
 
 
-def _gap_key(index: int, entry: _Played) -> str:
+def _gap_key(entry: _Played) -> str:
     """The deadline of the call that waits on a card one past its pile's top."""
-    return f"gap:{index}:{entry.t}:{entry.seat}:{entry.card}"
+    return f"gap:{entry.pile}:{entry.t}:{entry.seat}:{entry.card}"
 
 
 def _pile_place(index: int) -> str:
@@ -246,9 +249,6 @@ class WackeeSix(Game):
         self._call_t: float | None = None  # time of the accepted call
         self._callers: list[int] = []
         self._end_t: float | None = None  # cards landing after this are late
-        # calls on a card one past its pile's top, waiting (gap_call_wait_s): (card, pile, reason,
-        # why, the index of the event that laid it)
-        self._held: list[tuple[_Played, int, str, str, int | None]] = []
         self._unseen: list[_Played] = []  # row cards that left unseen and were not seen since
 
     # --- helpers -------------------------------------------------------------------------
@@ -307,7 +307,6 @@ class WackeeSix(Game):
         self.phase = DEALT
         self._piles = {}
         self._owed = []
-        self._held = []
         self._unseen = []
         self._calls = {}
         self._call_t = None
@@ -366,8 +365,7 @@ class WackeeSix(Game):
         self._calls = {}
         self.cancel("end")
         # calls still waiting when play stops are made (the cards do not count)
-        for entry, index, *_ in list(self._held):
-            self.cancel(_gap_key(index, entry))
+        for entry in list(self._owed):
             out.extend(self._call_held(entry, t))
         # A WILD still waiting for its follow-up when play stops was played alone: illegal.
         for index, pile in list(self._piles.items()):
@@ -476,13 +474,15 @@ class WackeeSix(Game):
             )
             self._unseen.append(gone)
             # a call waiting on a card one past its pile's top that this card fills
-            for entry, index, *_ in list(self._held):
-                pile = self._piles.get(index)
+            for entry in self._owed:
+                if entry.held is None or entry.pile is None:
+                    continue
+                pile = self._piles.get(entry.pile)
                 p_colour, p_number = parse_card(entry.card)  # type: ignore[misc]
                 top, pile_colour = (pile.cards[-1], pile.colour) if pile else (None, p_colour)
                 if self._gap_filler(top, pile_colour, p_colour, p_number) is gone:
-                    out.append(self._under(e, index, gone, top))
-                    out.append(self._withdraw(e, index, entry, "unseen-under"))
+                    out.append(self._under(e, entry.pile, gone, top))
+                    out.append(self._withdraw(e, entry.pile, entry, "unseen-under"))
                     break
         return out
 
@@ -711,8 +711,8 @@ class WackeeSix(Game):
             if reason in _PLAYED_ON_FAULTS and self.gap_wait > 0 and one_past:
                 # the camera may have missed the card between, covered at once by this one: the
                 # call waits for the table to play on from it (docs/games/wackee-six.md)
-                self._held.append((entry, index, reason, why, self.event_index))
-                self.schedule(_gap_key(index, entry), e.t + self.gap_wait, entry)
+                entry.held = (why, self.event_index)
+                self.schedule(_gap_key(entry), e.t + self.gap_wait, entry)
                 out.append(
                     self.info(
                         e.t,
@@ -747,9 +747,9 @@ class WackeeSix(Game):
         if pile is None or not pile.cards or pile.cards[-1].wild:
             return []
         top = pile.cards[-1]
-        for entry, held_index, *_ in self._held:
-            if held_index == index and entry.t >= top.t and parse_card(entry.card) == (
-                    pile.colour, top.value + 1):
+        for entry in self._owed:
+            if entry.held is not None and entry.pile == index and entry.t >= top.t and parse_card(
+                    entry.card) == (pile.colour, top.value + 1):
                 return [self._withdraw(e, index, entry, "seen-under")]
         return []
 
@@ -780,7 +780,7 @@ class WackeeSix(Game):
     def _withdraw(self, e: Event, index: int, kept: _Played, reason: str = "played-on") -> Verdict:
         """The call on a card the table played on is withdrawn (or, still waiting, never made):
         it lies on the pile and counts."""
-        held = next((h for h in self._held if h[0] is kept), None)
+        held = kept.held is not None
         self._owed.remove(kept)
         st = self._states.get(kept.seat)
         if st is not None and kept.main:
@@ -793,9 +793,9 @@ class WackeeSix(Game):
             st.played += 1
             if kept.main:
                 self._touch_empty(st, e.t)
-        if held is not None:
-            self._held.remove(held)
-            self.cancel(_gap_key(index, kept))
+        if held:
+            kept.held = None
+            self.cancel(_gap_key(kept))
             text = f"the {card_name(kept.card)} on pile {index} counts: " + (
                 "the table played on from it (the camera missed the card under it)"
                 if reason == "played-on" else "the card it follows lies under it")
@@ -1235,20 +1235,19 @@ class WackeeSix(Game):
 
     def _call_held(self, entry: _Played, t: float) -> list[Verdict]:
         """The call that waited on a card one past its pile's top, made now: its wait is over
-        and it still lies there, play stopped, or it is being taken back."""
-        held = next((h for h in self._held if h[0] is entry), None)
-        if held is None:
+        and it still lies there, play stopped, or it is being taken back (a card whose call
+        waits is owed until then: the table playing on from it ends the wait, _withdraw)."""
+        if entry.held is None:
             return []
-        self._held.remove(held)
-        _entry, index, reason, why, event = held
-        if not any(o is entry for o in self._owed):
-            return []  # taken back meanwhile
+        why, event = entry.held
+        entry.held = None
+        self.cancel(_gap_key(entry))
         call = self._verdict(
             t,
             ILLEGAL,
             entry.seat,
-            f"take back the {card_name(entry.card)} on pile {index}: {why}",
-            reason,
+            f"take back the {card_name(entry.card)} on pile {entry.pile}: {why}",
+            entry.fault,
             TAKE_BACK,
             card=entry.card,
             place=entry.place,
@@ -1325,7 +1324,7 @@ class WackeeSix(Game):
             "piles": piles,
             "seats": seats,
             "owed": [{"seat": o.seat, "card": o.card, "place": o.place,
-                      "call_waits": any(h[0] is o for h in self._held)} for o in self._owed],
+                      "call_waits": o.held is not None} for o in self._owed],
             "went_out": list(self._callers),
             "call_t": self._call_t,
             "target_score": self.target,
