@@ -114,8 +114,8 @@ MIN_GAIN = 0.35  # the least contrast of the print fitted, as a share of the car
 MAX_GLARE = 0.45  # ... and the largest offset (glare, haze) fitted, as a share of the card's white
 GLARE_RIDGE = 1.0  # holds the fitted offset towards none: glare is the exception
 WASHED_OUT = 0.05  # ... unless this share of the card's pixel channels is clipped: glare is seen
-FREE_FROM = 0.008  # ... or the best card, held, fits no better than this (a clear card on the identify
-# benchmark's harsh tables: median 0.002 to 0.005; 2 % of standard cards above it, 12 to 19 % of ours)
+FREE_FROM = 0.008  # ... or the best card, held, fits no better than this (a clear card on the
+# identify benchmark's harsh tables: median 0.002 to 0.005; 2 % of standard cards above, 12 to 19 % of ours)
 FREER_FIT = 0.9  # ... and the offset fitted freely fits the best card better by this factor
 FREE_TRIAL = 8  # ... tried first on this many of the likeliest templates (it costs a full fit)
 FREE_HOLD = 0.005  # (fitted freely, the offset is still held a little: a plain field's is its gain's twin)
@@ -632,10 +632,11 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
         # some of the card, it is seen to be there, so the offset is also fitted without being
         # held towards none (held, a washed-out 6 was fitted as a clean card whose print is too
         # pale); so too where the held fit leaves even the best card poor: a camera that keeps
-        # the white below clipping shows the glare only as print lifted towards it. Where that fits the best card clearly better (FREER_FIT), it is kept for every
-        # template, and the fits below are as free (kept per template, the rivals' freer fits
-        # cut the margin of a card that the held fit read surely). Tried first on the likeliest
-        # few: a clean white card clips too, and there the freer fit finds nothing
+        # the white below clipping shows the glare only as print lifted towards it. Where that
+        # fits the best card clearly better (FREER_FIT), it is kept for every template, and the
+        # fits below are as free (kept per template, the rivals' freer fits cut the margin of a
+        # card that the held fit read surely). Tried first on the likeliest few: a clean white
+        # card clips too, and there the freer fit finds nothing
         few = np.argsort(score)[:FREE_TRIAL]
         if float(rounds(start[:, few], hold=FREE_HOLD, arr=columns(few))[0].min()) < FREER_FIT * float(score.min()):
             free = rounds(start, hold=FREE_HOLD)
