@@ -323,6 +323,38 @@ def test_a_cards_size_is_known_across_a_tilted_table_from_the_single_cards() -> 
     assert worst < 0.05, f"a card's size was off by {100 * worst:.0f} %"
 
 
+def test_a_cards_size_is_known_beside_a_single_card_that_is_no_card() -> None:
+    """Among ten single cards under a tilted camera, two parts of cards (30 % smaller) and a blob
+    taken for a single card that is larger than a card (a dark patch of cloth, two cards lying
+    almost on each other: 1.4 to 1.6 times a card's size) still leave a card's size known
+    anywhere within 6 %. Fitted by least squares and the smaller cards left out afterwards, the
+    larger one pulled the plane up until the true cards looked like parts (37 % off)."""
+    from vision.decks.compose import card_quad
+    from vision.detect import ASPECT, LongSide, _card_like
+    from vision.render import Renderer
+
+    worst = 0.0
+    for seed in range(10):
+        rng = np.random.default_rng(seed)
+        r = Renderer(CameraSpec(width=1920, height=1080, tilt_deg=25.0, yaw_deg=float(rng.uniform(-15, 15))),
+                     Look.clean(), 1100, 900, rng)
+
+        def card(rng=rng, r=r):  # (centre, short side, long side) of a card laid at random
+            q = r.project(card_quad(rng.uniform(100, 1000), rng.uniform(100, 800), rng.uniform(0, 180), 88.9))
+            _, short, long_ = _card_like(q)
+            return q.mean(axis=0), short, long_
+
+        singles = [card() for _ in range(10)]
+        sizes = np.array([[s, lg] for _, s, lg in singles]) * rng.uniform(0.98, 1.02, (10, 1))
+        sizes[:2] *= 0.7
+        sizes[2] *= rng.uniform(1.4, 1.6)
+        size = LongSide(sizes, np.array([c for c, _, _ in singles]))
+        for _ in range(5):
+            at, short, long_ = card()
+            worst = max(worst, abs(size.at(at) * np.sqrt(ASPECT) / np.sqrt(short * long_) - 1))
+    assert worst < 0.06, f"a card's size was off by {100 * worst:.0f} %"
+
+
 def test_a_cards_size_beside_a_row_of_single_cards_is_the_rows() -> None:
     """Single cards laid in one row (a row of building piles) tell a card's size along the row,
     not across it: a pile a card's length beside the row has about the row's size, under a
@@ -591,7 +623,10 @@ def test_small_cards_on_open_cloth_beside_arms_under_a_lamp_are_outlined() -> No
     rises above the cards' contrast, and whole cards on open cloth had no outline at all: 29 of
     the 39 wholly visible cards of three tables were outlined. A second cloth in a window sized
     by the cards found adds them: 34 (not all: a card touching a hand's shadow joins its blob)
-    (_apart_in_finer_cloth)."""
+    (_apart_in_finer_cloth). 32 since the card's size is fitted past outliers (LongSide): here
+    a part of a card, its short side whole, now counts among the cards, the size beside the
+    arms comes out a few % larger, and three cards in an arm's blob have their nearest outline
+    0.18 of a card off, not 0.15; identify() reads 37 of the 39 either way."""
     n = 0
     for seed in range(3):
         res = _small_cards_beside_arms(seed)
@@ -600,7 +635,7 @@ def test_small_cards_on_open_cloth_beside_arms_under_a_lamp_are_outlined() -> No
             q = np.array(card.corners_px, np.float32)
             short = float(min(np.linalg.norm(q[0] - q[1]), np.linalg.norm(q[1] - q[2])))
             n += min(corner_gap(q, c.corners) for c in cands) <= 0.15 * short
-    assert n >= 33, f"{n} of 39 wholly visible cards outlined"
+    assert n >= 32, f"{n} of 39 wholly visible cards outlined"
 
 
 def test_a_blob_that_is_only_the_print_of_part_of_a_card_has_a_hypothesis_on_the_card() -> None:

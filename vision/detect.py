@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from itertools import combinations
 
 import cv2
 import numpy as np
@@ -857,6 +858,7 @@ def _local_long(lens: np.ndarray, centres: np.ndarray, at: np.ndarray) -> float:
 PLANE_MIN_CARDS = 5  # clean single cards needed to fit how a card's size changes across the picture
 PLANE_HOLD = 0.1  # across a row of cards, the slope is held back as if they spread this share of a card
 PART_BELOW = 0.9  # a card this much smaller than the fit where it lies is part of one: left out
+NOT_ABOVE = 1.12  # ... and one this much larger is no single card (two, a patch of cloth): left out
 PLANE_SPAN = (0.75, 1.33)  # the fit is held within these shares of the smallest and largest card
 
 
@@ -875,6 +877,45 @@ def _plane(centres: np.ndarray, g: np.ndarray) -> np.ndarray:
     return np.array([float(g.mean()) - float(slope @ mean_c), *slope])
 
 
+PLANE_TRIALS = 1500  # planes through three cards tried at most (evenly spread over all triples)
+
+
+def _consensus(centres: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """The cards whose sizes one plane explains (within PART_BELOW..NOT_ABOVE of it), the most
+    such: planes through every three cards and each card's size alone are tried, the best
+    refitted to its cards. Least squares over all, with the cards off it left out afterwards,
+    was led by the outliers themselves: a dark patch of cloth taken for a card and two cards
+    lying almost on each other pulled the plane up until the true cards all looked like parts
+    (a card's size 40 % off beside them); several parts of cards pulled it down alike."""
+    n = len(g)
+    a = np.column_stack([np.ones(n), centres])
+    trip = np.array(list(combinations(range(n), 3)), int).reshape(-1, 3)
+    if len(trip) > PLANE_TRIALS:
+        trip = trip[np.linspace(0, len(trip) - 1, PLANE_TRIALS).astype(int)]
+    m = a[trip]  # (T, 3, 3)
+    ok = np.abs(np.linalg.det(m)) > 1e-6 * float(np.abs(centres).max() + 1) ** 2
+    coefs = np.linalg.solve(m[ok], g[trip[ok]][..., None])[..., 0] if ok.any() else np.zeros((0, 3))
+    coefs = np.vstack([coefs, np.column_stack([g, np.zeros((n, 2))])])  # and a level plane per card
+
+    def fits(pred: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Which cards lie within the band of each plane's size, and how far (log) they lie."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            off = np.log(g[:, None] / np.where(pred > 0, pred, np.nan))
+        inside = (off >= math.log(PART_BELOW)) & (off <= math.log(NOT_ABOVE))
+        return inside, np.where(inside, np.abs(off), 0.0)
+
+    inl, off = fits(a @ coefs.T)  # (n, T)
+    # each card counts the less the further it lies from the plane (MSAC): a plane tilted to
+    # take in an outlier at each end scores below the flat one of the true cards
+    score = np.where(inl, 1 - (off / math.log(NOT_ABOVE)) ** 2, 0.0).sum(axis=0)
+    best = inl[:, int(np.argmax(score))]
+    for _ in range(2):  # refitted to its cards (the plane of three is only as good as they are)
+        if best.sum() < 3:
+            break
+        best = fits((a @ _plane(centres[best], g[best]))[:, None])[0][:, 0]
+    return best
+
+
 class LongSide:
     """A card's long side anywhere in the picture, from the clean single cards (sizes: (short,
     long) each, centres: the same units).
@@ -884,9 +925,11 @@ class LongSide:
     sizes carries them across the table, also to a pile whose nearest single cards all lie on
     its far side (the nearest four there gave a pile's card 25 % too small). The size fitted is
     the geometric mean of the sides, which tilt changes alike at every turn of a card (it
-    shortens the side along it only); the cards smaller than the fit where they lie (parts of
-    cards under an arm, a dark field melting into the cloth) are left out and the plane fitted
-    again. With fewer cards, the nearest four tell (_local_long; there a card's own size counts
+    shortens the side along it only). The cards off the plane are left out: smaller than it
+    where they lie (parts of cards under an arm, a dark field melting into the cloth) or larger
+    (two cards lying almost on each other, a patch of cloth): first those off the plane that
+    most cards fit (_consensus), then, one at a time, the one furthest off the plane of the
+    others. With fewer cards, the nearest four tell (_local_long; there a card's own size counts
     among them)."""
 
     def __init__(self, sizes: np.ndarray, centres: np.ndarray) -> None:
@@ -898,18 +941,22 @@ class LongSide:
         if len(sizes) < PLANE_MIN_CARDS:
             return
         g = np.sqrt(sizes[:, 0] * sizes[:, 1])
-        a = np.column_stack([np.ones(len(g)), centres])
         use = self.whole
-        for _ in range(3):  # each card against the plane of the others (one part of a card alone
-            # in a corner of the picture would otherwise tilt the plane to itself)
+        use &= _consensus(centres, g)
+        a = np.column_stack([np.ones(len(g)), centres])
+        while True:  # then each card against the plane of the others: the one furthest off
+            # goes, and again, while any is off (one part of a card alone in a corner of the
+            # picture tilts a plane to itself)
             idx = np.flatnonzero(use)
             if len(idx) < PLANE_MIN_CARDS:
                 return
-            part = [g[i] < PART_BELOW * float(a[i] @ _plane(centres[idx[idx != i]], g[idx[idx != i]]))
-                    for i in idx]
-            if not any(part):
+            ratio = np.array([g[i] / float(a[i] @ _plane(centres[idx[idx != i]], g[idx[idx != i]]))
+                              for i in idx])
+            off = np.where(ratio < PART_BELOW, PART_BELOW / ratio,
+                           np.where(ratio > NOT_ABOVE, ratio / NOT_ABOVE, 0.0))
+            if not off.any():
                 break
-            use[idx[part]] = False
+            use[idx[int(np.argmax(off))]] = False
         idx = np.flatnonzero(use)
         if len(idx) < PLANE_MIN_CARDS:
             return
