@@ -1725,9 +1725,9 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
         at = tuple(np.array(det.corners, np.float32).mean(axis=0))
         if any(_inside(at, kq) for kq in singles):
             return True
-        named = det.code != UNKNOWN or det.back is not None
-        return any(_inside(at, kq) and (card is None or not named or det.confidence < MIN_CONFIDENCE
-                                        or card == (det.code, det.back) or _twins(det.code, card[0]))
+        named = det.code != UNKNOWN or det.back is not None  # (a read below MIN_CONFIDENCE is not)
+        return any(_inside(at, kq) and (card is None or not named or card == (det.code, det.back)
+                                        or _twins(det.code, card[0]))
                    for kq, card in zip(sure, sure_as, strict=True))
 
     work = list(cands)
