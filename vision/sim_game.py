@@ -19,8 +19,12 @@ from vision.sim_table import TableAction
 def random_game(layout: TableLayout, deck: DeckLike, rng: np.random.Generator,
                 n_actions: int = 20, pace_s: float = 0.9,
                 piles: int = 6) -> tuple[list[CardPose], list[TableAction]]:
-    """(initial cards, actions) of a random game on a Wackee Six layout."""
-    codes = list(deck.codes)  # type: ignore[attr-defined]
+    """(initial cards, actions) of a random game on a Wackee Six layout.
+
+    Every printed copy is in play (a deck's counts: Wig Out holds five of each character), so
+    that the same face can lie in two places at once, as on a real table."""
+    counts = getattr(deck, "counts", {})
+    codes = [c for c in deck.codes for _ in range(counts.get(c, 1))]  # type: ignore[attr-defined]
     rng.shuffle(codes)
     initial: list[CardPose] = []
     rows: dict[str, str] = {}
@@ -66,7 +70,8 @@ def random_game(layout: TableLayout, deck: DeckLike, rng: np.random.Generator,
             continue
         p = int(rng.choice(free))
         if r < 0.5 and p in pile_top:
-            actions.append(TableAction(t, "take_back", seat, pile_top.pop(p), deck))
+            actions.append(TableAction(t, "take_back", seat, pile_top.pop(p), deck,
+                                       to_mm=pile_pts[p]))
             pile_free[p] = t + 1.4
             seat_free[seat] = t + pace_s * rng.uniform(0.8, 1.4)
             continue

@@ -46,7 +46,7 @@ class TableAction:
     kind: "place" (a card to to_mm, from from_zone: a spot like "row:2:3", or None / "hand" /
     "stock" for a card brought from the player's hand), "reveal" (a card face laid in the seat's
     own zone, at spot `zone` or to_mm), "take_back" (the card `code` is lifted off its place and
-    taken back to the seat), "expose" (no arm: the card lay squared under the top card of spot
+    taken back to the seat: of several alike on the table, the one nearest to_mm where given), "expose" (no arm: the card lay squared under the top card of spot
     `zone`, face up, and shows once that card is lifted, as the next card of a three-card turn
     on a waste pile does), "gather" (every card on spot `zone` is picked up at once and taken
     back to the seat: a waste pile turned over to be the stock again; not a rules event, so no
@@ -126,7 +126,7 @@ class _Motion:
                 raise ValueError(f"simulated table: nothing on {act.zone} to gather")
         if self.lifts:
             if act.kind == "take_back":
-                self.card = sim.card_by_code(act.code)
+                self.card = sim.card_by_code(act.code, act.to_mm)
             assert self.card is not None
             self.pick = np.array([self.card.x, self.card.y])
             self.start_angle = self.card.angle
@@ -252,11 +252,14 @@ class SimTable:
                 return c
         return None
 
-    def card_by_code(self, code: str) -> _Card:
-        for c in reversed(self.cards):
-            if c.on_table and c.code == code:
-                return c
-        raise ValueError(f"simulated table: no card {code!r} on the table to pick up")
+    def card_by_code(self, code: str, near: tuple[float, float] | None = None) -> _Card:
+        """The card of that code on the table: the latest laid, or the one nearest `near`."""
+        alike = [c for c in reversed(self.cards) if c.on_table and c.code == code]
+        if not alike:
+            raise ValueError(f"simulated table: no card {code!r} on the table to pick up")
+        if near is None:
+            return alike[0]
+        return min(alike, key=lambda c: (c.x - near[0]) ** 2 + (c.y - near[1]) ** 2)
 
     def card_in_zone(self, zone: str) -> _Card | None:
         best = None
@@ -320,11 +323,21 @@ class SimTable:
                 self.events.extend(self.tower.events[before:])
             res = self.renderer.render(cards, hands, self.rng, blocks=blocks)
             self.last_render = res
-            vis = {c.code: c.visible for c in res.cards}
             for ev in self.events[n_seen:]:
-                self.visibility[id(ev)] = vis.get(getattr(ev, "code", None), 0.0)
+                self.visibility[id(ev)] = self._visible(ev, res.cards)
             n_seen = len(self.events)
             yield Frame(res.image, t, k), list(self.events)
+
+    @staticmethod
+    def _visible(ev, cards) -> float:
+        """How much of an event's card shows in the frame: of the cards with its code (a deck
+        holds copies), the one lying nearest the event's place."""
+        code = getattr(ev, "code", None)
+        alike = [c for c in cards if c.code == code]
+        if not alike:
+            return 0.0
+        x, y = getattr(ev, "x_mm", 0.0), getattr(ev, "y_mm", 0.0)
+        return min(alike, key=lambda c: (c.x_mm - x) ** 2 + (c.y_mm - y) ** 2).visible
 
     def _step(self, m: _Motion, t: float, poses: dict[int, CardPose],
               hands: list[HandPose]) -> None:
