@@ -371,7 +371,7 @@ class Tracker:
         any_moving = cv2.countNonZero(cv2.threshold(dmax, self.thr, 255, cv2.THRESH_BINARY)[1]) > 0
         moving = dmax > self.thr
         if not self.started:
-            return self._try_start(frame, small, any_moving)
+            return self._try_start(frame, small, any_moving and self._beyond_specks(moving))
         if not any_moving and not self._dirty and not self._stale:
             self.stats["fast"] += 1
             self._hist.append((k, None, None, None, None))
@@ -796,6 +796,15 @@ class Tracker:
             return None
         then, now = self._ref_mid[box][side], self._mid_now[box][side]
         return float(np.median(cv2.absdiff(then, now))) < self.rest_threshold
+
+    @staticmethod
+    def _beyond_specks(moving: np.ndarray) -> bool:
+        """Does anything larger than a speck change? A noisy sensor flips a pixel or two of the
+        small picture past the threshold now and then: waiting for frames with none at all, the
+        start could wait until the players' arms were over the table, and miss the first plays
+        (a dim table at high gain: 1 or 2 px in every other frame)."""
+        n, _, stats, _ = cv2.connectedComponentsWithStats(moving.astype(np.uint8), connectivity=8)
+        return bool(n > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= MIN_REGION_PX)
 
     def _try_start(self, frame: Frame, small: np.ndarray, moving: bool) -> list[TableObservation]:
         self._still = 0 if moving else self._still + 1
