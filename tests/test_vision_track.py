@@ -263,6 +263,76 @@ def test_of_two_cards_alike_that_left_their_seats_the_arms_seat_decides():
     assert tracker._source(b4, 3, 2.0) is under
 
 
+def _row_card_under_an_arm(arm_rows: slice, card_left: bool):
+    """A bare tracker whose model holds a 5C in row:1:2 (seat 1), with the table's reference
+    and present pictures: an arm (seat 1's) now lies over the card's rows arm_rows (mid
+    picture px from the card's top); card_left: the card is gone from under it."""
+    from vision.track import _Known
+
+    tracker, lay = _bare_tracker()
+    tracker._setup(np.zeros((900, 1100, 3), np.uint8))  # image px = table mm
+    b = lay.spot("row:1:2")
+    quad = np.array([[b.cx - 31, b.cy - 44], [b.cx + 31, b.cy - 44],
+                     [b.cx + 31, b.cy + 44], [b.cx - 31, b.cy + 44]], np.float64)
+    card = _Known("5C", quad, b.cx, b.cy, 0.0, "row:1:2")
+    tracker.model.append(card)
+    sw, sh = tracker.size
+    ref = np.full((2 * sh, 2 * sw), 60, np.uint8)
+    cv2.fillConvexPoly(ref, np.round(quad * tracker.f * 2).astype(np.int32), 200)
+    now = ref.copy()
+    if card_left:
+        now[:] = 60
+    y0 = int(quad[0, 1] * tracker.f * 2)
+    arm = np.zeros_like(ref, bool)
+    arm[y0 + arm_rows.start:y0 + arm_rows.stop, :] = True
+    now[arm] = 120
+    small_arm = cv2.resize(arm.astype(np.uint8), (sw, sh), interpolation=cv2.INTER_AREA) > 0
+    tracker._ref_mid, tracker._mid_now = ref, now
+    fg = cv2.resize((now != ref).astype(np.uint8), (sw, sh), interpolation=cv2.INTER_AREA) > 0
+    tracker._fg_now = fg
+    tracker._hist.append((0, now, None, [([(1, (0, 0))], small_arm)], fg))
+    return tracker, card
+
+
+def test_a_copy_of_a_new_cards_face_that_an_arm_passes_over_is_not_its_source():
+    """Decks hold copies (Wig Out five of each face). A card laid in the middle from seat 3's
+    hand while seat 1's arm lay over seat 1's copy of it: that copy's place differed from the
+    reference, so it was taken for the new card's source (seat 1, from row:1:2), and once the
+    arm had gone it was read again and told as a reveal."""
+    from vision.track import _Known
+
+    def new():
+        return _Known("5C", np.zeros((4, 2)), 550.0, 450.0, 0.0, "centre")
+
+    # most of the card under the arm, what shows of it still as it lay: not the source
+    tracker, _ = _row_card_under_an_arm(slice(0, 30), card_left=False)
+    assert tracker._changed_at(tracker.model[0].quad)
+    assert tracker._source(new(), 3, 2.0) is None
+    assert tracker._source(new(), None, 2.0) is None
+    # the same with the card gone: it is the source, whichever arm is said to have brought it
+    tracker, card = _row_card_under_an_arm(slice(0, 30), card_left=True)
+    assert tracker._source(new(), 3, 2.0) is card
+    # all but a sliver hidden: the source only if its place changed before the new card's did
+    # (frames the history would give: stood in for here)
+    tracker, card = _row_card_under_an_arm(slice(-4, 60), card_left=False)
+    tracker._arrived_index = lambda quad, k: 20
+    for gone_at, source in ((12, card), (20, card), (26, None)):
+        tracker._gone_index = lambda quad, k, g=gone_at: g
+        assert tracker._source(new(), 3, 2.0) is source
+        assert tracker._source(new(), 1, 2.0) is source
+
+
+def test_a_card_taken_for_a_source_under_an_arm_and_read_again_where_it_lay_is_not_told():
+    from vision.track import _Known
+
+    tracker, card = _row_card_under_an_arm(slice(-4, 60), card_left=False)
+    tracker._taken.append((card, 2.0))
+    again = _Known("5C", card.quad + 0.5, card.x + 0.5, card.y + 0.5, 0.0, "row:1:2")
+    assert not tracker._never_moved(again, 2.5)  # at rest there only since after: laid anew
+    assert tracker._never_moved(again, 0.1)  # at rest there all along: it never moved
+    assert not tracker._taken
+
+
 def test_one_card_per_place_keeps_the_surest_read():
     from vision.types import Detection
 
@@ -1094,3 +1164,4 @@ def test_a_card_reported_at_rest_keeps_its_print_as_it_showed_then():
     later = now.copy()
     cv2.circle(later, (600, 420), 14, (40, 40, 40), -1)  # another card laid squarely on it
     assert tracker._print_changed(later, kn) > 0.0
+

@@ -270,6 +270,9 @@ class Tracker:
         # places of model cards that moved while a hand hid them: the reference there still
         # shows the card that left (k: the frame it was found gone)
         self._stale: list[tuple[_Known, int]] = []
+        # model cards taken for the source of a new card where arms hid their place, with the
+        # new card's rest time: one read there again, at rest since before then, never moved
+        self._taken: deque = deque(maxlen=TOLD_MEMORY)
         self._foot_n = 0
         self._noise = 0.0
         self._edges = np.zeros((1, 1), bool)
@@ -1644,6 +1647,9 @@ class Tracker:
                 if self.debug:
                     print("  known there already:", kn.code)
                 continue
+            if self._never_moved(kn, self._times.get(ri, frame.t)):
+                self.model.append(kn)
+                continue
             seen = self._seen_under(kn, arrived, ri, k, there)
             if seen is not None:
                 d_under, k_seen, picture = seen
@@ -1676,6 +1682,8 @@ class Tracker:
             seat = self.layout.seat_of_zone(from_zone)
         elif src is not None:  # a model card moved here
             self.model.remove(src)
+            if not self._seen_gone(src, kn, arm_seat):
+                self._taken.append((src, t_rest))
             self._reveal_below(src)
             if self._overlap(src.quad, q) < STALE_OVERLAP:
                 self._stale.append((src, k))
@@ -1793,31 +1801,88 @@ class Tracker:
     def _source(self, kn: _Known, arm_seat: int | None,
                 t: float) -> _Known | tuple[str, float, _Known] | None:
         """Where the new card kn came from: a model card with its code whose old place no
-        longer shows it as it was (else the old one was misread, or the deck has two alike),
-        or one that left a seat zone a moment ago (an entry of _left), or else one with its
-        code lying under another in the zone of the seat whose arm brought it (a waste pile's
-        top taken and the card below showing looks like a card laid on it; a card dug out).
+        longer shows it as it was (_seen_gone; else the old one was misread, or the deck has
+        two alike), or one that left a seat zone a moment ago (an entry of _left), or else one
+        with its code lying under another in the zone of the seat whose arm brought it (a waste
+        pile's top taken and the card below showing looks like a card laid on it; a card dug
+        out).
 
         Decks of several players repeat codes: of several candidates, the one in the zone of
-        the seat whose arm brought it is taken first, then a pile's top before a card under
-        it, then the latest. A card under another is taken only from that seat's own zone. A
-        card never moves into another seat's zone, nor from the middle into one (_may_move)."""
+        the seat whose arm brought it is taken first, then one seen gone before one arms hide,
+        then a pile's top before a card under it, then the latest. A card under another is
+        taken only from that seat's own zone. A card never moves into another seat's zone, nor
+        from the middle into one (_may_move)."""
         if kn.code == UNKNOWN:
             return None
         # (not one where it lies: the cards that can show there were asked first (_arrivals), and
         # one deeper in that pile is of an earlier pass through a waste pile, not this card)
         elsewhere = [o for o in self.model if math.hypot(o.x - kn.x, o.y - kn.y) >= 25]
-        moved = [(o.zone, o.top, 1, i, o) for i, o in enumerate(elsewhere)
-                 if o.code == kn.code and self._changed_at(o.quad) and self._may_move(o.zone, kn.zone)
-                 and (o.top or self._mine(o.zone, arm_seat))]
-        left = [(e[0], True, 0, e[1], e) for e in self._left.get(kn.code, [])
+        moved = []
+        for i, o in enumerate(elsewhere):
+            if (o.code == kn.code and self._changed_at(o.quad) and self._may_move(o.zone, kn.zone)
+                    and (o.top or self._mine(o.zone, arm_seat))):
+                gone = self._seen_gone(o, kn, arm_seat)
+                if gone is not None:
+                    moved.append((gone, o.zone, o.top, 1, i, o))
+        left = [(True, e[0], True, 0, e[1], e) for e in self._left.get(kn.code, [])
                 if t - e[1] <= LEFT_MEMORY_S and self._may_move(e[0], kn.zone)]
         found = moved + left
         if found:
-            return max(found, key=lambda c: (self._mine(c[0], arm_seat), c[1], c[2], c[3]))[4]
+            return max(found, key=lambda c: (self._mine(c[1], arm_seat), c[0], c[2], c[3], c[4]))[5]
         under = [o for o in elsewhere if o.code == kn.code and not o.top
                  and o.face_up == kn.face_up and o.zone != kn.zone and self._mine(o.zone, arm_seat)]
         return under[-1] if under else None
+
+    def _never_moved(self, kn: _Known, t_rest: float) -> bool:
+        """Is kn a card taken for the source of another while arms hid it (_taken), read again
+        where it lay, at rest there since before that card came to rest? Then it never moved:
+        told again, it was a reveal of a card that had lain there all along."""
+        for e in self._taken:
+            o, t_then = e
+            if (o.code == kn.code and o.face_up == kn.face_up and t_rest < t_then
+                    and self._pose_apart_mm(o.quad, kn.quad) <= 2 * SAME_POSE_MM):
+                self._taken.remove(e)
+                return True
+        return False
+
+    def _seen_gone(self, o: _Known, kn: _Known, arm_seat: int | None) -> bool | None:
+        """Model card o as the source of the new card kn of its code: True where its place,
+        where no arm covers it now, no longer shows it as it lay; False where arms hide too
+        much of it to tell; None where it is not the source.
+
+        A copy of kn's face under an arm passing over it differs from the reference, but not
+        where the arm leaves it bare: taken for the source, it went out of the model, was read
+        again once the arm had gone and told a second time (a Wig Out deck holds five of each
+        face). One that arms hide is the source only if its place had changed before kn's did
+        (a card is picked up before it lands): an arm passing over a row card covers it at any
+        time. (Asking instead that the arm over kn as it came to rest be of o's seat lost as
+        many cards as it saved: that arm is now and then another seat's, reaching past.)"""
+        if self._ref_mid is None:
+            return False  # no picture of the table yet to tell by
+        still = self._still_lies(o.quad)
+        if still is not None:
+            return None if still else True
+        k = self._n - 1
+        keep = self._foot_n
+        gone = self._gone_index(o.quad, k)
+        self._foot_n = keep
+        return False if gone <= self._arrived_index(kn.quad, k) else None
+
+    def _still_lies(self, quad: np.ndarray) -> bool | None:
+        """Does a card lie as the reference shows it, where no arm covers it now? None: too
+        little of it shows to tell."""
+        if self._ref_mid is None or self._mid_now is None or not self._hist:
+            return None
+        foot, box = self._footprint_mid(quad, grow=0)
+        cover = self._hist[-1][2]
+        for _es, m in self._hist[-1][3] or []:
+            cover = m if cover is None else cover | m
+        hm = self._hand_mid(cover, box)
+        shows = foot if hm is None else foot & ~hm
+        keep, self._foot_n = self._foot_n, int(foot.sum())
+        moved = self._differs(self._mid_now[box], self._ref_mid[box], shows, both=False)
+        self._foot_n = keep
+        return None if moved is None else not moved
 
     def _mine(self, zone: str, seat: int | None) -> bool:
         return seat is not None and self.layout.seat_of_zone(zone) == seat
