@@ -113,6 +113,7 @@ STALE_FRAMES = 300  # a place a card left under a hand is read again within this
 PRINT_CHANGED = 0.05  # share of a top card's print changed (in pieces, no card's shape) ...
 PRINT_INSIDE = 0.8  # ... (its outline shrunk by this factor): a card may lie on it, much like it
 FIT_APART_DEG, FIT_APART_MM = 4.0, 3.0  # outline fits this far apart in turn or place are other poses
+ONE_HAND_S = 0.3  # a copy of a card seen under it this shortly before it rested, by one arm: it
 SAME_POSE_MM = 4.0  # a card read again lies within this of its outline: further off, a copy laid on it
 LOOK_BACK_S = 0.8  # the camera's pictures of this last while are kept: a card covered by the next
 # one before it was ever read may be read in them (_seen_under)
@@ -1786,6 +1787,11 @@ class Tracker:
         copy = alike(kn)
         if copy and alike(kn, 2 * SAME_POSE_MM):
             return None
+        if copy and self._times.get(ri, 0.0) - self._times.get(seen[0], 0.0) < ONE_HAND_S:
+            # a hand lays one card at a time: a copy laid by the arm that laid kn, a moment
+            # before, is kn pausing on its way (Spite and Malice: an 11 told twice, 0.1 s apart)
+            if self._seat_of_arm_over(q, seen[0]) in (None, self._seat_of_arm_over(kn.quad, ri)):
+                return None
         near = [o for o in self._told if math.hypot(o.x - kn.x, o.y - kn.y) < 25]
         if any(alike(o, 2 * SAME_POSE_MM if copy else 0.0)
                for o in there[-(SHOWS_FROM_BELOW + 1):] + near):
