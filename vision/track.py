@@ -425,6 +425,7 @@ class Tracker:
             self._pictures.popleft()
         self._hist.append((k, grey, skin, [(es, labels == i) for es, i in
                                            zip(entries, arm_ids, strict=True)], fg))
+        self._back_from_taken()
         if self._last_change is None:
             self._last_change = np.zeros(fg.shape, np.int32)
         self._last_change[moving] = k
@@ -1839,6 +1840,19 @@ class Tracker:
                  and o.face_up == kn.face_up and o.zone != kn.zone and self._mine(o.zone, arm_seat)]
         return under[-1] if under else None
 
+    def _back_from_taken(self) -> None:
+        """Cards taken for a source while arms hid them (_taken), looked at again as the arms
+        leave them: one that shows as it lay never moved and is a model card again (read
+        later as a new card, it was told a second time); one that shows gone did move."""
+        for e in list(self._taken):
+            still = self._still_lies(e[0].quad)
+            if still is None:
+                continue
+            self._taken.remove(e)
+            if still and all(self._overlap(o.quad, e[0].quad) < ONE_PLACE or not o.top
+                             for o in self.model):
+                self.model.append(e[0])
+
     def _never_moved(self, kn: _Known, t_rest: float) -> bool:
         """Is kn a card taken for the source of another while arms hid it (_taken), read again
         where it lay, at rest there since before that card came to rest? Then it never moved:
@@ -1859,15 +1873,20 @@ class Tracker:
         A copy of kn's face under an arm passing over it differs from the reference, but not
         where the arm leaves it bare: taken for the source, it went out of the model, was read
         again once the arm had gone and told a second time (a Wig Out deck holds five of each
-        face). One that arms hide is the source only if its place had changed before kn's did
-        (a card is picked up before it lands): an arm passing over a row card covers it at any
-        time. (Asking instead that the arm over kn as it came to rest be of o's seat lost as
-        many cards as it saved: that arm is now and then another seat's, reaching past.)"""
+        face). One that arms hide in a seat's zone, with another seat's arm over kn as it came
+        to rest, is the source only if its place had changed before kn's did (a card is picked
+        up before it lands): an arm passing over a row card covers it at any time, and the arm
+        over a card coming to rest is now and then another seat's, reaching past. (Asked of
+        every hidden card, that lost row cards played in the demo's crowded middle, where other
+        arms had covered the new card's place before its own arm lifted it.)"""
         if self._ref_mid is None:
             return False  # no picture of the table yet to tell by
         still = self._still_lies(o.quad)
         if still is not None:
             return None if still else True
+        seat = self.layout.seat_of_zone(o.zone)
+        if seat is None or arm_seat is None or seat == arm_seat:
+            return False
         k = self._n - 1
         keep = self._foot_n
         gone = self._gone_index(o.quad, k)
