@@ -6,6 +6,10 @@ For every truth event (card_rest, reveal, take_back) the tracker's observation o
 and card is looked up: found (right card, place within 40 mm or the same zone, reported within
 2 s of the truth), seat right, time within one frame (|dt| <= 1/fps + 1 ms). Also: false
 observations (reported, not in the truth) and duplicates.
+
+The games (vision/sim_game.py) deal every printed copy of the deck (its counts), so that one
+face can lie in two places at once: Wig Out holds five of each character, Spite and Malice four
+of each number. --deck takes any built-in deck or "standin".
 """
 
 from __future__ import annotations
