@@ -169,7 +169,7 @@ def test_a_noisy_camera_starts_before_the_first_arm_reaches_in():
     """At 1920 x 1080 and high gain, the small picture's frame differences cross the motion
     threshold at a pixel or two in most frames: the tracker, waiting for wholly still frames to
     read the deal, started only once the arms had left the table again, and every play before
-    was lost (the tracking benchmark's seed 301: 16 of 20 plays in three decks)."""
+    was lost (the tracking benchmark's seed 301: all 16 card events, in three decks)."""
     import dataclasses
 
     deck, lay = StandInDeck(), make_layout(4)

@@ -46,9 +46,10 @@ class TableAction:
     kind: "place" (a card to to_mm, from from_zone: a spot like "row:2:3", or None / "hand" /
     "stock" for a card brought from the player's hand), "reveal" (a card face laid in the seat's
     own zone, at spot `zone` or to_mm), "take_back" (the card `code` is lifted off its place and
-    taken back to the seat: of several alike on the table, the one nearest to_mm where given), "expose" (no arm: the card lay squared under the top card of spot
-    `zone`, face up, and shows once that card is lifted, as the next card of a three-card turn
-    on a waste pile does), "gather" (every card on spot `zone` is picked up at once and taken
+    taken back to the seat: of several alike on the table, the one nearest to_mm where given),
+    "expose" (no arm: the card lay squared under the top card of spot `zone`, face up, and
+    shows once that card is lifted, as the next card of a three-card turn on a waste pile
+    does), "gather" (every card on spot `zone` is picked up at once and taken
     back to the seat: a waste pile turned over to be the stock again; not a rules event, so no
     truth event). angle_deg: the final angle (None: upright for the seat, askew). land_t: the
     time the card lands, if it must land then (the hand moves as fast as that takes).

@@ -113,7 +113,7 @@ STALE_FRAMES = 300  # a place a card left under a hand is read again within this
 PRINT_CHANGED = 0.05  # share of a top card's print changed (in pieces, no card's shape) ...
 PRINT_INSIDE = 0.8  # ... (its outline shrunk by this factor): a card may lie on it, much like it
 FIT_APART_DEG, FIT_APART_MM = 4.0, 3.0  # outline fits this far apart in turn or place are other poses
-ONE_HAND_S = 0.3  # a copy of a card seen under it this shortly before it rested, by one arm: it
+ONE_HAND_S = 0.3  # s: a copy of a card's face seen under it this shortly before, by its arm: itself
 SAME_POSE_MM = 4.0  # a card read again lies within this of its outline: further off, a copy laid on it
 LOOK_BACK_S = 0.8  # the camera's pictures of this last while are kept: a card covered by the next
 # one before it was ever read may be read in them (_seen_under)
@@ -272,7 +272,7 @@ class Tracker:
         # shows the card that left (k: the frame it was found gone)
         self._stale: list[tuple[_Known, int]] = []
         # model cards taken for the source of a new card where arms hid their place, with the
-        # new card's rest time: one read there again, at rest since before then, never moved
+        # new card's rest time: looked at again as the arms leave (_back_from_taken)
         self._taken: deque = deque(maxlen=TOLD_MEMORY)
         self._foot_n = 0
         self._noise = 0.0
@@ -1684,7 +1684,8 @@ class Tracker:
             seat = self.layout.seat_of_zone(from_zone)
         elif src is not None:  # a model card moved here
             self.model.remove(src)
-            if not self._seen_gone(src, kn, arm_seat):
+            if src.top and not self._seen_gone(src, kn, arm_seat):
+                # (not a card dug from under another: the top card left as it lay tells nothing)
                 self._taken.append((src, t_rest))
             self._reveal_below(src)
             if self._overlap(src.quad, q) < STALE_OVERLAP:
