@@ -109,13 +109,21 @@ def _noisy_run(actions, initial, seed=1):
     look = dataclasses.replace(Look.clean(), noise_sigma=6.0, shadow=0.5)
     sim = SimTable(lay, deck, actions, initial=initial, camera=CameraSpec(width=1280, height=720),
                    look=look, rng=np.random.default_rng(seed))
+    obs, truth = _tracked(sim, deck, lay, read_ahead=False)
+    return obs, truth, 1 / sim.fps
+
+
+def _tracked(sim, deck, lay, read_ahead=True):
+    """(the tracker's observations, the simulator's truth events) over the whole of sim."""
     tracker, obs, truth = None, [], []
     for frame, events in sim:
         truth = events
         if tracker is None:
             tracker = Tracker(deck, lay, calibrate(frame.image, lay.table_w, lay.table_h))
         obs.extend(tracker.update(frame))
-    return obs, truth, 1 / sim.fps
+        if read_ahead:
+            tracker.read_ahead()
+    return obs, truth
 
 
 def test_rest_time_with_noise_and_shadows():
@@ -1196,14 +1204,7 @@ def _benchmark_game(game: str, seed: int, duration: float):
     initial, actions = random_game(lay, deck, rng, n_actions=16)
     sim = SimTable(lay, deck, actions, initial=initial, camera=cam, look=look, fps=30.0, rng=rng,
                    duration=duration)
-    tracker, obs, truth = None, [], []
-    for frame, events in sim:
-        truth = events
-        if tracker is None:
-            tracker = Tracker(deck, lay, calibrate(frame.image, lay.table_w, lay.table_h))
-        obs.extend(tracker.update(frame))
-        tracker.read_ahead()
-    return obs, truth
+    return _tracked(sim, deck, lay)
 
 
 def test_a_card_that_paused_on_its_way_to_rest_is_not_told_as_two_copies():

@@ -1684,8 +1684,9 @@ class Tracker:
             seat = self.layout.seat_of_zone(from_zone)
         elif src is not None:  # a model card moved here
             self.model.remove(src)
-            if src.top and not self._seen_gone(src, kn, arm_seat):
-                # (not a card dug from under another: the top card left as it lay tells nothing)
+            if src.top and self._still_lies(src.quad) is None:
+                # taken while arms hid it (not a card dug from under another: the top card left
+                # lying as it was would tell nothing of it)
                 self._taken.append((src, t_rest))
             self._reveal_below(src)
             if self._overlap(src.quad, q) < STALE_OVERLAP:
