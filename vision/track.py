@@ -36,7 +36,10 @@ explained, far beyond the sensor noise, as the card's own edges and print moved 
 shift and turn, unless it lies in one corner only (fingers lifting off it). Frames in which a
 hand hides most of it are skipped. A read of a card's own code where it lies is that card
 again, unless an arm lay over it and the outline now lies elsewhere with the card below still
-showing beside it: then it is a copy laid on it (a Wig Out pile).
+showing beside it: then it is a copy laid on it (a Wig Out pile). A card a hand lies over
+while its region is read keeps its place out of the reference until the hand has gone, and a
+card on top again as the card over it leaves is asked at once whether it went too (a gathered
+pattern).
 Seats: a card that was seen in a seat zone before carries that zone (from_zone) and seat (when
 it can be that card: players' decks repeat codes, and no card moves into another seat's zone,
 nor from the middle of the table into one); otherwise the seat of the arm whose blob covered it
@@ -108,6 +111,8 @@ SHOWS_FROM_BELOW = 2  # known cards below a pile's top that may show when cards 
 # the model's cards of earlier passes lie deep under it; a new card of one of their codes, taken
 # for one of them showing, went untold
 SQUARELY_UNDER = 0.8  # share of a card that the one on it covers: it would show were it there
+COVERS = 0.05  # a card laid over this share of another's place covers it: it is no top card
+BESIDE = 0.5  # a card covering less of another's place than this lies beside it, not under it
 STALE_OVERLAP = 0.5  # a card that moved less than this far off its old place (overlap) left no place to read
 STALE_FRAMES = 300  # a place a card left under a hand is read again within this many frames, or not at all
 PRINT_CHANGED = 0.05  # share of a top card's print changed (in pieces, no card's shape) ...
@@ -1519,7 +1524,13 @@ class Tracker:
         unread = self._unread_at(reg)
         may_retry = unread is None or unread.tries + 1 < len(RETRY_FRAMES)
         unsure = False  # another card read at a model card's place, not yet surely
-        for kn in list(self.model):
+        held = np.zeros_like(reg)  # places of top cards a hand lies over now: read once it leaves
+        todo = list(self.model)
+        revealed: set[int] = set()  # cards on top again as the card on them left, this pass
+        while todo:
+            kn = todo.pop(0)
+            if id(kn) in revealed and not self._bare_now(kn.quad, kn):
+                continue  # it shows still: what it reads is asked when its place next changes
             need = self._needs_read(kn, reg, new_dets, laid_on)
             explained |= need not in ("away", "keep")
             if need == "same":
@@ -1537,7 +1548,11 @@ class Tracker:
             if kn.touched == k:
                 # a hand lies over it now (a change beside the arm, too small to join it, was
                 # still a moment): read once the hand has left (read under the fingers, a waste
-                # pile's top card was taken for gone, and the card turned onto it never told)
+                # pile's top card was taken for gone, and the card turned onto it never told).
+                # Its place stays out of the reference, so that it is a change still when the
+                # hand has gone (taken in, a card the hand took away lay in the model for good)
+                sl, m = self._foot_small(kn.quad)
+                held[sl] |= m
                 continue
             early = ahead.model.get(id(kn)) if ahead is not None else None
             if early is not None and np.array_equal(early[0], kn.quad):
@@ -1553,7 +1568,7 @@ class Tracker:
                     laid_on[id(copy)] = kn
                 continue
             if still.confidence < SURE and (still.confidence >= self.min_conf
-                                            or not new_dets and not self._bare_now(kn.quad)):
+                                            or not new_dets and not self._bare_now(kn.quad, kn)):
                 # another card, read on the old card's outline: read it on its own outline
                 # (a card laid squarely on a pile changes little of the picture, so no new
                 # card shape was found for it; one laid across it at another angle reads as
@@ -1568,7 +1583,7 @@ class Tracker:
                     and (still.code, still.face_up) != (kn.code, kn.face_up)
                     and (still.confidence >= self.min_conf
                          or (self.layout.seat_of_zone(kn.zone) is None
-                             and not (self._bare_now(kn.quad) or self._looks_as_before(kn.quad))))):
+                             and not (self._bare_now(kn.quad, kn) or self._looks_as_before(kn.quad))))):
                 # a card on it read not yet surely (fingers just left it), or, on a pile in the
                 # middle, not read at all where the place is neither bare nor as it was (a card
                 # laid across it that one frame read surely and the next could not): again,
@@ -1606,7 +1621,12 @@ class Tracker:
                 # waste pile picked up to be turned over)
                 self.model = [o for o in self.model
                               if o.top or self._overlap(o.quad, kn.quad) <= SQUARELY_UNDER]
-            self._reveal_below(kn)
+            for below in self._reveal_below(kn):
+                if below not in todo:
+                    # on top now, it is asked again where its own part of the place is bare:
+                    # it went too (a pattern gathered, the card a neighbour overlapped last)
+                    revealed.add(id(below))
+                    todo.append(below)
         out.extend(self._arrivals(frame, new_dets, k, borrowed, laid_on))
         if (card_shaped and not explained) or unsure:
             # a card-shaped change that nothing explains: a card not readable yet (a hand's
@@ -1620,7 +1640,7 @@ class Tracker:
                 return out
         if unread is not None:
             self._unread.remove(unread)
-        self._refresh(img, small, reg, st)
+        self._refresh(img, small, reg & ~held, st)
         return out
 
     def _arrivals(self, frame: Frame, new_dets: list[Detection], k: int,
@@ -1697,7 +1717,7 @@ class Tracker:
         if seat is None:
             seat = arm_seat
         for o in self.model:
-            if self._overlap(o.quad, q) > 0.05:
+            if self._overlap(o.quad, q) > COVERS:
                 o.top = False
         self.model.append(kn)
         if covered:
@@ -1965,10 +1985,24 @@ class Tracker:
         b -= b.mean()
         return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6)) > SAME_PICTURE
 
-    def _bare_now(self, quad: np.ndarray) -> bool:
+    def _bare_now(self, quad: np.ndarray, kn: _Known | None = None) -> bool:
         """Does the card's place now show far less detail than it did (bare cloth: the card
-        was taken away, not covered by another)?"""
-        pics = self._place_then_and_now(quad)
+        was taken away, not covered by another)? Given the model card kn, only the part of its
+        place where no other model card lies beside it is asked (a card laid across a corner of
+        the next pattern's card, taken away, leaves that card's corner showing beside bare
+        cloth; the cards it lies on squarely are asked with it, as the model may keep one that
+        went unseen)."""
+        if kn is None:
+            pics = self._place_then_and_now(quad)
+        else:
+            foot, box = self._footprint_mid(quad, grow=0)
+            others = np.zeros(foot.shape, np.uint8)
+            corner = np.array([box[1].start, box[0].start], np.float64)
+            for o in self.model:
+                if o is not kn and self._overlap(quad, o.quad) < BESIDE:
+                    cv2.fillConvexPoly(others, np.round(o.quad * self.f * 2 - corner).astype(np.int32), 1)
+            others = cv2.dilate(others, self._k5).astype(bool)
+            pics = self._mid_then_and_now(box, foot & ~others)
         return pics is not None and _far_flatter(*pics)
 
     def _covered_unread(self, kn: _Known) -> bool:
@@ -2063,8 +2097,13 @@ class Tracker:
         na = int(ma.sum())
         return float((ma & mb).sum()) / na if na else 0.0
 
-    def _reveal_below(self, gone: _Known) -> None:
-        """After a card left, the highest model card it covered is the top again."""
-        under = [o for o in self.model if self._overlap(o.quad, gone.quad) > 0]
-        if under:
-            under[-1].top = True
+    def _reveal_below(self, gone: _Known) -> list[_Known]:
+        """After a card left, the cards it covered that no card laid later covers (the model
+        lists cards in the order they were laid) are on top again: those returned."""
+        shown = []
+        for i, o in enumerate(self.model):
+            if (not o.top and self._overlap(o.quad, gone.quad) > 0
+                    and all(self._overlap(o.quad, p.quad) <= COVERS for p in self.model[i + 1:])):
+                o.top = True
+                shown.append(o)
+        return shown
