@@ -36,10 +36,10 @@ explained, far beyond the sensor noise, as the card's own edges and print moved 
 shift and turn, unless it lies in one corner only (fingers lifting off it). Frames in which a
 hand hides most of it are skipped. A read of a card's own code where it lies is that card
 again, unless an arm lay over it and the outline now lies elsewhere with the card below still
-showing beside it: then it is a copy laid on it (a Wig Out pile). A card a hand lies over
-while its region is read keeps its place out of the reference until the hand has gone, and a
-card on top again as the card over it leaves is asked at once whether it went too (a gathered
-pattern).
+showing beside it, or its own picture, turned or shifted, fits the place far better than as it
+lay: then it is a copy laid on it (a Wig Out pile). A card a hand lies over while its region is
+read keeps its place out of the reference until the hand has gone, and a card on top again as
+the card over it leaves is asked at once whether it went too (a gathered pattern).
 Seats: a card that was seen in a seat zone before carries that zone (from_zone) and seat (when
 it can be that card: players' decks repeat codes, and no card moves into another seat's zone,
 nor from the middle of the table into one); otherwise the seat of the arm whose blob covered it
@@ -120,6 +120,8 @@ PRINT_INSIDE = 0.8  # ... (its outline shrunk by this factor): a card may lie on
 FIT_APART_DEG, FIT_APART_MM = 4.0, 3.0  # outline fits this far apart in turn or place are other poses
 ONE_HAND_S = 0.3  # s: a copy of a card's face seen under it this shortly before, by its arm: itself
 SAME_POSE_MM = 4.0  # a card read again lies within this of its outline: further off, a copy laid on it
+TURNED_FIT = 0.85  # the card's own picture, turned or shifted, fits its place now this well ...
+TURNED_GAIN = 0.1  # ... and this much better than as it lay: a copy laid on it askew
 LOOK_BACK_S = 0.8  # the camera's pictures of this last while are kept: a card covered by the next
 # one before it was ever read may be read in them (_seen_under)
 UNDER_STILL = 0.5  # share of a new card's footprint still between two past pictures, ...
@@ -644,8 +646,11 @@ class Tracker:
     def _arrive_beside_arms(self, frame: Frame, small: np.ndarray, k: int, d: Detection,
                             near: np.ndarray) -> list[TableObservation]:
         """Report a card read at rest beside arms; take the part of it no arm is near into the
-        reference (the rest is read again, and found known, once the arms have gone)."""
-        out = self._arrivals(frame, [d], k)
+        reference (the rest is read again, and found known, once the arms have gone).
+        A copy laid on a top card of its code is a new card, not that card read again (on a
+        Wig Out pile every card is the pile's character, and the arms never leave the middle)."""
+        laid_on = {id(d): o for o in self.model if self._is_copy(d, o)}
+        out = self._arrivals(frame, [d], k, laid_on=laid_on)
         sl, m = self._foot_small(np.asarray(d.corners, np.float64))
         foot = np.zeros(near.shape, bool)
         foot[sl] = m
@@ -784,8 +789,46 @@ class Tracker:
         beside = self._shows_beside(kn.quad, quad)
         # where too little of the old outline is left uncovered to tell, an outline only a few
         # mm off is the card itself read on a looser outline (a slap-wacky card first read
-        # beside the arms, 2 degrees off, was told again as a copy of itself 4.2 mm off)
-        return beside is True or (beside is None and shift > 2 * SAME_POSE_MM)
+        # beside the arms, 2 degrees off, was told again as a copy of itself 4.2 mm off),
+        # unless the card's own picture, turned, fits the place far better than as it lay
+        return beside is True or (beside is None and (shift > 2 * SAME_POSE_MM
+                                                      or self._shows_turned(kn)))
+
+    def _shows_turned(self, kn: _Known) -> bool:
+        """Does the model card's place now show its own picture turned or shifted by more than
+        SAME_POSE_MM, far better than as it lay? (A Wig Out card thrown onto the pile's centre
+        ten degrees askew: its outline read on a small camera picture is only a few mm off the
+        card's below, but its face's print has turned.) The reference's picture of the card is
+        aligned with the picture now (ECC, a rotation and a shift) on the table plane."""
+        if self._ref_full is None or not self._pictures:
+            return False
+        s, r = 2.0, 60.0  # px per mm, and the half-size of the patch (mm)
+        t = np.array([[s, 0, -(kn.x - r) * s], [0, s, -(kn.y - r) * s], [0, 0, 1.0]])
+        n = int(2 * r * s)
+
+        def top(image: np.ndarray) -> np.ndarray:
+            warped = cv2.warpPerspective(image, t @ self.cal.image_to_table, (n, n))
+            return cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY).astype(np.float32)
+
+        then, now = top(self._ref_full), top(self._pictures[-1][2])
+        corners = (self.cal.to_table(kn.quad.reshape(4, 2)) - [kn.x - r, kn.y - r]) * s
+        mask = np.zeros((n, n), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 1)
+        mask = cv2.erode(mask, self._k5)
+        a, b = then[mask > 0], now[mask > 0]
+        if a.size < 100:
+            return False
+        a, b = a - a.mean(), b - b.mean()
+        as_it_lay = float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6))
+        try:
+            fit, warp = cv2.findTransformECC(
+                then, now, np.eye(2, 3, dtype=np.float32), cv2.MOTION_EUCLIDEAN,
+                (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-4), mask, 3)
+        except cv2.error:
+            return False  # no alignment converged: nothing shows turned
+        moved = np.column_stack([corners, np.ones(4)]) @ warp.T
+        shift = float(np.max(np.hypot(*(moved - corners).T))) / s
+        return fit >= TURNED_FIT and fit - as_it_lay >= TURNED_GAIN and shift > SAME_POSE_MM
 
     def _shows_beside(self, old: np.ndarray, new: np.ndarray) -> bool | None:
         """Does the old card still show where the new outline leaves it uncovered (a copy laid
