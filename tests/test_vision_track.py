@@ -1268,3 +1268,14 @@ def test_the_cards_of_a_pattern_gathered_under_arms_are_all_taken_back():
                         ("P3-2W", "pattern:5:2"), ("P3-3F", "pattern:5:3")}
     told = {(o.code, o.zone) for o in obs if o.kind == "take_back"}
     assert {("WILD", "pattern:5:4"), ("P3-1F", "pattern:5:1")} <= told
+
+
+def test_a_card_taken_for_a_source_whose_place_looked_changed_is_not_told_again_where_it_lay():
+    """Wig Out, the demo's seed 1: Dev's C3 starts pile 1 at 6.5 s; at 7.4 s Ben lays a C3 on
+    another pile while arms hide Dev's, which is taken for its source. As the arms left, its
+    place looked changed, so it was not put back into the model; read again there at 8.5 s, at
+    rest since 6.4 s, it was told a second time (and the referee saw a third C3)."""
+    obs, truth = _demo_round("wig-out", 1, 8.0)
+    assert len([e for e in truth if e.kind == "card_rest" and e.code == "C3" and e.t < 7.0]) == 1
+    told = [o for o in obs if o.kind == "card_rest" and o.code == "C3" and o.t < 7.0]
+    assert len(told) == 1, told

@@ -281,6 +281,8 @@ class Tracker:
         # model cards taken for the source of a new card where arms hid their place, with the
         # new card's rest time: looked at again as the arms leave (_back_from_taken)
         self._taken: deque = deque(maxlen=TOLD_MEMORY)
+        # ... and those of them whose place showed changed as the arms left (_never_moved)
+        self._seen_off: deque = deque(maxlen=TOLD_MEMORY)
         self._foot_n = 0
         self._noise = 0.0
         self._edges = np.zeros((1, 1), bool)
@@ -1914,20 +1916,25 @@ class Tracker:
             if still is None:
                 continue
             self._taken.remove(e)
-            if still and all(self._overlap(o.quad, e[0].quad) < ONE_PLACE or not o.top
-                             for o in self.model):
+            if not still:
+                self._seen_off.append(e)
+            elif all(self._overlap(o.quad, e[0].quad) < ONE_PLACE or not o.top
+                     for o in self.model):
                 self.model.append(e[0])
 
     def _never_moved(self, kn: _Known, t_rest: float) -> bool:
         """Is kn a card taken for the source of another while arms hid it (_taken), read again
         where it lay, at rest there since before that card came to rest? Then it never moved:
-        told again, it was a reveal of a card that had lain there all along."""
-        for e in self._taken:
-            o, t_then = e
-            if (o.code == kn.code and o.face_up == kn.face_up and t_rest < t_then
-                    and self._pose_apart_mm(o.quad, kn.quad) <= 2 * SAME_POSE_MM):
-                self._taken.remove(e)
-                return True
+        told again, it was a reveal of a card that had lain there all along. (So also where its
+        place looked changed as the arms left it, _seen_off: a hand's shadow, or the reference
+        taken in there while it was out of the model; a Wig Out C3 was told twice, 2 s apart.)"""
+        for memory in (self._taken, self._seen_off):
+            for e in memory:
+                o, t_then = e
+                if (o.code == kn.code and o.face_up == kn.face_up and t_rest < t_then
+                        and self._pose_apart_mm(o.quad, kn.quad) <= 2 * SAME_POSE_MM):
+                    memory.remove(e)
+                    return True
         return False
 
     def _seen_gone(self, o: _Known, kn: _Known, arm_seat: int | None) -> bool | None:
