@@ -2049,8 +2049,9 @@ class Tracker:
             others = np.zeros(foot.shape, np.uint8)
             corner = np.array([box[1].start, box[0].start], np.float64)
             for o in self.model:
-                if o is not kn and self._overlap(quad, o.quad) < BESIDE:
-                    cv2.fillConvexPoly(others, np.round(o.quad * self.f * 2 - corner).astype(np.int32), 1)
+                if o is not kn and self._may_overlap(o, kn) and self._overlap(quad, o.quad) < BESIDE:
+                    at = np.round(o.quad * self.f * 2 - corner).astype(np.int32)
+                    cv2.fillConvexPoly(others, at, 1)
             others = cv2.dilate(others, self._k5).astype(bool)
             pics = self._mid_then_and_now(box, foot & ~others)
         return pics is not None and _far_flatter(*pics)
@@ -2147,13 +2148,19 @@ class Tracker:
         na = int(ma.sum())
         return float((ma & mb).sum()) / na if na else 0.0
 
+    @staticmethod
+    def _may_overlap(a: _Known, b: _Known) -> bool:
+        """Do two model cards lie near enough to overlap at all? (A cheap test before _overlap.)"""
+        return math.hypot(a.x - b.x, a.y - b.y) < math.hypot(CARD_W_MM, CARD_H_MM) + 10
+
     def _reveal_below(self, gone: _Known) -> list[_Known]:
         """After a card left, the cards it covered that no card laid later covers (the model
         lists cards in the order they were laid) are on top again: those returned."""
         shown = []
         for i, o in enumerate(self.model):
-            if (not o.top and self._overlap(o.quad, gone.quad) > 0
-                    and all(self._overlap(o.quad, p.quad) <= COVERS for p in self.model[i + 1:])):
+            if (not o.top and self._may_overlap(o, gone) and self._overlap(o.quad, gone.quad) > 0
+                    and all(not self._may_overlap(o, p) or self._overlap(o.quad, p.quad) <= COVERS
+                            for p in self.model[i + 1:])):
                 o.top = True
                 shown.append(o)
         return shown
