@@ -1271,10 +1271,10 @@ def test_the_cards_of_a_pattern_gathered_under_arms_are_all_taken_back():
 
 
 def test_a_card_taken_for_a_source_whose_place_looked_changed_is_not_told_again_where_it_lay():
-    """Wig Out, the demo's seed 1: Dev's C3 starts pile 1 at 6.5 s; at 7.4 s Ben lays a C3 on
+    """Wig Out, the demo's seed 1: Dev's C3 starts a pile at 6.5 s; at 7.4 s Cleo's C3 lands on
     another pile while arms hide Dev's, which is taken for its source. As the arms left, its
     place looked changed, so it was not put back into the model; read again there at 8.5 s, at
-    rest since 6.4 s, it was told a second time (and the referee saw a third C3)."""
+    rest since 6.4 s, it was told a second time."""
     obs, truth = _demo_round("wig-out", 1, 8.0)
     assert len([e for e in truth if e.kind == "card_rest" and e.code == "C3" and e.t < 7.0]) == 1
     told = [o for o in obs if o.kind == "card_rest" and o.code == "C3" and o.t < 7.0]
