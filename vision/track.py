@@ -120,6 +120,7 @@ PRINT_INSIDE = 0.8  # ... (its outline shrunk by this factor): a card may lie on
 FIT_APART_DEG, FIT_APART_MM = 4.0, 3.0  # outline fits this far apart in turn or place are other poses
 ONE_HAND_S = 0.3  # s: a copy of a card's face seen under it this shortly before, by its arm: itself
 SAME_POSE_MM = 4.0  # a card read again lies within this of its outline: further off, a copy laid on it
+TOP_PX_MM = 2.0  # px per mm of the top-down pictures a card's outline or print is compared in
 TURNED_FIT = 0.85  # the card's own picture, turned or shifted, fits its place now this well ...
 TURNED_GAIN = 0.1  # ... and this much better than as it lay: a copy laid on it askew
 LOOK_BACK_S = 0.8  # the camera's pictures of this last while are kept: a card covered by the next
@@ -167,6 +168,12 @@ def _mask_up(mask: np.ndarray, shape: tuple[int, int], y0: int, y1: int, x0: int
 def _far_flatter(then: np.ndarray, now: np.ndarray) -> bool:
     """Does a place now show far less detail than it did (BARE: bare cloth where a card lay)?"""
     return float(now.std()) < BARE * float(then.std())
+
+
+def _correlation(a: np.ndarray, b: np.ndarray) -> float:
+    """Normalised correlation of two pictures of one place (1: alike up to light and shadow)."""
+    a, b = a - a.mean(), b - b.mean()
+    return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6))
 
 
 def _turn_apart(a: float, b: float) -> float:
@@ -796,6 +803,15 @@ class Tracker:
         return beside is True or (beside is None and (shift > 2 * SAME_POSE_MM
                                                       or self._shows_turned(kn)))
 
+    def _top_down(self, image: np.ndarray, cx: float, cy: float, r: float) -> np.ndarray:
+        """The table around (cx, cy) mm, r mm each way, seen from straight above at TOP_PX_MM
+        (grey levels)."""
+        s = TOP_PX_MM
+        t = np.array([[s, 0, -(cx - r) * s], [0, s, -(cy - r) * s], [0, 0, 1.0]])
+        n = int(2 * r * s)
+        top = cv2.warpPerspective(image, t @ self.cal.image_to_table, (n, n), flags=cv2.INTER_LINEAR)
+        return cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
+
     def _shows_turned(self, kn: _Known) -> bool:
         """Does the model card's place now show its own picture turned or shifted by more than
         SAME_POSE_MM, far better than as it lay? (A Wig Out card thrown onto the pile's centre
@@ -804,24 +820,16 @@ class Tracker:
         aligned with the picture now (ECC, a rotation and a shift) on the table plane."""
         if self._ref_full is None or not self._pictures:
             return False
-        s, r = 2.0, 60.0  # px per mm, and the half-size of the patch (mm)
-        t = np.array([[s, 0, -(kn.x - r) * s], [0, s, -(kn.y - r) * s], [0, 0, 1.0]])
-        n = int(2 * r * s)
-
-        def top(image: np.ndarray) -> np.ndarray:
-            warped = cv2.warpPerspective(image, t @ self.cal.image_to_table, (n, n))
-            return cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY).astype(np.float32)
-
-        then, now = top(self._ref_full), top(self._pictures[-1][2])
+        s, r = TOP_PX_MM, 60.0  # the half-size of the patch (mm)
+        then = self._top_down(self._ref_full, kn.x, kn.y, r)
+        now = self._top_down(self._pictures[-1][2], kn.x, kn.y, r)
         corners = (self.cal.to_table(kn.quad.reshape(4, 2)) - [kn.x - r, kn.y - r]) * s
-        mask = np.zeros((n, n), np.uint8)
+        mask = np.zeros(then.shape, np.uint8)
         cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 1)
         mask = cv2.erode(mask, self._k5)
-        a, b = then[mask > 0], now[mask > 0]
-        if a.size < 100:
+        if np.count_nonzero(mask) < 100:
             return False
-        a, b = a - a.mean(), b - b.mean()
-        as_it_lay = float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6))
+        as_it_lay = _correlation(then[mask > 0], now[mask > 0])
         try:
             fit, warp = cv2.findTransformECC(
                 then, now, np.eye(2, 3, dtype=np.float32), cv2.MOTION_EUCLIDEAN,
@@ -1192,15 +1200,10 @@ class Tracker:
         shows its outline white on white where it lies on it, and the outline of the card below,
         showing at its corners, may fit as well).
         """
-        s = 2.0  # px per mm of the top-down picture
+        s = TOP_PX_MM
         r = 75.0
-        x0, y0 = cx - r, cy - r
-        t = np.array([[s, 0, -x0 * s], [0, s, -y0 * s], [0, 0, 1.0]])
         n = int(2 * r * s)
-        top = cv2.warpPerspective(image, t @ self.cal.image_to_table, (n, n),
-                                  flags=cv2.INTER_LINEAR)
-        g = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        g = cv2.GaussianBlur(g, (3, 3), 0)
+        g = cv2.GaussianBlur(self._top_down(image, cx, cy, r), (3, 3), 0)
         mag = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
         mag = cv2.GaussianBlur(mag, (5, 5), 0)
         # outline samples of a card centred at 0 (mm), away from the rounded corners
@@ -2030,10 +2033,7 @@ class Tracker:
         pics = self._place_then_and_now(quad)
         if pics is None:
             return False
-        a, b = pics
-        a -= a.mean()
-        b -= b.mean()
-        return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6)) > SAME_PICTURE
+        return _correlation(*pics) > SAME_PICTURE
 
     def _bare_now(self, quad: np.ndarray, kn: _Known | None = None) -> bool:
         """Does the card's place now show far less detail than it did (bare cloth: the card
