@@ -24,8 +24,6 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -36,10 +34,6 @@ from referee.rules import Clock, MatchHeader, Seat  # noqa: E402
 from referee.sim import make_simulator  # noqa: E402
 from referee.table import Table  # noqa: E402
 from referee.vision_loop import VisionLoop  # noqa: E402
-from vision.decks import get_deck  # noqa: E402
-from vision.layout import make_layout  # noqa: E402
-from vision.render import CameraSpec, Look  # noqa: E402
-from vision.sim_table import SimTable  # noqa: E402
 
 GAMES = ("wackee-six", "slap-wacky", "wig-out", "spite-and-malice", "wonky")
 CALLS = ("illegal", "late")
@@ -98,25 +92,11 @@ def run_round(game: str, n_seats: int, seed: int, args) -> dict:
     answers = D.camera_answers(header, events)
     if len(rounds) > 1:
         answers = [a for a in answers if a.t < rounds[1].deal.t]
-    deck = get_deck(game)
-    layout = make_layout(n_seats, game=game)
-    backs = list(getattr(deck, "back_colours", D.COLOURS)) or D.COLOURS
-    initial, actions = D.table_script(plan, layout, deck, n_seats, backs)
     start = plan.deal.t - 1.0
     end = min(plan.end + 2.0, plan.deal.t + args.seconds)
-    tower = None
-    if "tower" in layout.spots:
-        from vision.sim_tower import SimTower
-
-        spot = layout.spots["tower"]
-        tower = SimTower(layout, (spot.cx, spot.cy), D.tower_script(plan, refused),
-                         np.random.default_rng(seed + 1))
-    look = Look(cloth="wood", cloth_bgr=(60, 95, 140)) if game == "wonky" else Look()
-    rng = np.random.default_rng(seed)
-    sim = SimTable(layout, deck, actions, initial=initial,
-                   camera=CameraSpec(width=args.width, height=args.height,
-                                     hfov_deg=D.DEMO_HFOV_DEG, tilt_deg=8.0),
-                   look=look, fps=args.fps, t0=start, duration=end - start, rng=rng, tower=tower)
+    sim, deck, layout = D.round_table(plan, game, n_seats, seed, size=(args.width, args.height),
+                                      fps=args.fps, duration=end - start,
+                                      tower_actions=D.tower_script(plan, refused))
     now = _Now()
     seen, seen_verdicts = _table(game, seats, now)
     truth_table, truth_verdicts = _table(game, seats, now)

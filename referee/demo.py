@@ -290,6 +290,50 @@ def table_script(plan: RoundPlan, layout: Any, deck: Any, seats: int,
     return initial, actions
 
 
+def demo_look(game: str) -> Any:
+    """The simulated room: green felt, but a wooden table for Wonky (its green blocks would be
+    hard to see on green felt: docs/games/wonky.md)."""
+    from vision.render import Look
+
+    return Look(cloth="wood", cloth_bgr=(60, 95, 140)) if game == "wonky" else Look()
+
+
+def round_table(plan: RoundPlan, game: str, seats: int, seed: int, *,
+                size: tuple[int, int] = (1280, 720), fps: float = 15.0,
+                duration: float | None = None,
+                tower_actions: list[Any] | None = None) -> tuple[Any, Any, Any]:
+    """One round's card events acted out on the simulated table and filmed as the demo films
+    them: (the SimTable, its deck, its layout). The camera starts a second before the deal (so
+    the tracker sees the table still) and runs `duration` seconds (default: until 2 s after the
+    round's end)."""
+    import numpy as np
+
+    from vision.decks import get_deck
+    from vision.layout import make_layout
+    from vision.render import CameraSpec
+    from vision.sim_table import SimTable
+
+    deck = get_deck(game)
+    layout = make_layout(seats, game=game)
+    backs = list(getattr(deck, "back_colours", COLOURS)) or COLOURS
+    initial, actions = table_script(plan, layout, deck, seats, backs)
+    start = plan.deal.t - 1.0
+    tower = None
+    if "tower" in layout.spots:
+        from vision.sim_tower import SimTower
+
+        spot = layout.spots["tower"]
+        tower = SimTower(layout, (spot.cx, spot.cy), tower_actions or [],
+                         np.random.default_rng(seed + 1))
+    sim = SimTable(layout, deck, actions, initial=initial,
+                   camera=CameraSpec(width=size[0], height=size[1], hfov_deg=DEMO_HFOV_DEG,
+                                     tilt_deg=8.0),
+                   look=demo_look(game), fps=fps, t0=start,
+                   duration=plan.end - start + 2.0 if duration is None else duration,
+                   rng=np.random.default_rng(seed), tower=tower)
+    return sim, deck, layout
+
+
 def tower_script(plan: RoundPlan, refused: set[tuple]) -> list[Any]:
     """Wonky: the blocks the players bring to the tower, take off again and knock over.
 
@@ -430,40 +474,12 @@ class Demo:
                 self.table.submit(ev)
         return pending
 
-    def _look(self) -> Any:
-        """The simulated room: green felt, but a wooden table for Wonky (its green blocks would
-        be hard to see on green felt: docs/games/wonky.md)."""
-        from vision.render import Look
-
-        return Look(cloth="wood", cloth_bgr=(60, 95, 140)) if self.game == "wonky" else Look()
-
     def _play_with_vision(self, plan: RoundPlan, direct: list[Event], tower_actions: list[Any]) -> None:
-        import numpy as np
-
         from referee.vision_loop import VisionLoop
-        from vision.decks import get_deck
-        from vision.layout import make_layout
-        from vision.render import CameraSpec
-        from vision.sim_table import SimTable
 
-        deck = get_deck(self.game)
-        layout = make_layout(self.seats, game=self.game)
-        backs = list(getattr(deck, "back_colours", COLOURS)) or COLOURS
-        initial, actions = table_script(plan, layout, deck, self.seats, backs)
-        lead = 1.0  # the camera runs a moment before the deal so the tracker sees it still
-        start = plan.deal.t - lead
-        tower = None
-        if "tower" in layout.spots:
-            from vision.sim_tower import SimTower
-
-            spot = layout.spots["tower"]
-            tower = SimTower(layout, (spot.cx, spot.cy), tower_actions,
-                             np.random.default_rng(self.seed + 1))
-        sim = SimTable(layout, deck, actions, initial=initial,
-                       camera=CameraSpec(width=self.camera_size[0], height=self.camera_size[1],
-                                         hfov_deg=DEMO_HFOV_DEG, tilt_deg=8.0),
-                       look=self._look(), fps=self.fps, t0=start, duration=plan.end - start + 2.0,
-                       rng=np.random.default_rng(self.seed), tower=tower)
+        sim, deck, layout = round_table(plan, self.game, self.seats, self.seed,
+                                        size=self.camera_size, fps=self.fps,
+                                        tower_actions=tower_actions)
         loop = VisionLoop(self.table, self.game, self.seats, deck, layout, hfov_deg=DEMO_HFOV_DEG,
                           first_dealer=plan.deal.dealer or 1)  # a new camera view each round
         loop.prepare()  # (built once: later rounds find it built)

@@ -1234,23 +1234,17 @@ def test_a_card_that_paused_on_its_way_to_rest_is_not_told_as_two_copies():
 
 
 def _demo_round(game: str, seed: int, seconds: float):
-    """The demo's first round of a game (bench/vision_rules_games.py: the rules core's simulated
-    players acted out on the simulated table, 720p at 15 frames a second) for its first
+    """The demo's first round of a game (the rules core's simulated players acted out on the
+    simulated table and filmed as the demo films it: referee.demo.round_table) for its first
     `seconds` after the deal: (the tracker's observations, the simulator's truth events)."""
     from referee import demo as D
     from referee.rules import MatchHeader, Seat
     from referee.sim import make_simulator
-    from vision.decks import get_deck
 
     seats = D.seats_for(4)
     header = MatchHeader(game, tuple(Seat(i + 1, s["name"], s["colour"]) for i, s in enumerate(seats)))
     plan = D.split_rounds(list(make_simulator(header, seed).events()))[0]
-    deck, lay = get_deck(game), make_layout(4, game=game)
-    initial, actions = D.table_script(plan, lay, deck, 4, list(deck.back_colours) or D.COLOURS)
-    start = plan.deal.t - 1.0
-    sim = SimTable(lay, deck, actions, initial=initial, look=Look(), fps=15.0, t0=start,
-                   duration=seconds + 1.0, rng=np.random.default_rng(seed),
-                   camera=CameraSpec(width=1280, height=720, hfov_deg=D.DEMO_HFOV_DEG, tilt_deg=8.0))
+    sim, deck, lay = D.round_table(plan, game, 4, seed, duration=seconds + 1.0)
     return _tracked(sim, deck, lay)
 
 
