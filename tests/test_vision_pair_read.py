@@ -12,7 +12,7 @@ import pytest
 from vision.decks import get_deck
 from vision.decks.compose import card_quad
 from vision.identify import identify_region
-from vision.pair_read import FACE_PX_PER_MM, pair_margin
+from vision.pair_read import FACE_PX_PER_MM, other_ink, pair_margin
 from vision.types import UNKNOWN
 
 TWIN = {"S": "C", "C": "S", "H": "D", "D": "H"}
@@ -21,7 +21,8 @@ CODES = ["2S", "2C", "3S", "3C", "5S", "5C", "8S", "8C", "9S", "9C", "JS", "JC",
 LONG_PX = 78  # card height on the image: about 56 px wide
 
 
-def _small_table(seed: int, codes: list[str] = CODES) -> tuple[np.ndarray, list[np.ndarray]]:
+def _small_table(seed: int, codes: list[str] = CODES, long_px: float = LONG_PX,
+                 blur: float = 0.9) -> tuple[np.ndarray, list[np.ndarray]]:
     """The cards laid out at random turns on a green cloth, drawn as a camera sees print: finely
     drawn, averaged down to the card's scale, warped into place, then blurred and noisy."""
     deck = get_deck("standard")
@@ -32,7 +33,7 @@ def _small_table(seed: int, codes: list[str] = CODES) -> tuple[np.ndarray, list[
     img += rng.normal(0, 4, (h, w, 1)).astype(np.float32)
     quads = []
     for i, code in enumerate(codes):
-        q = card_quad(60 + (i % 9) * 108, 100 + (i // 9) * 210, float(rng.uniform(0, 360)), LONG_PX)
+        q = card_quad(60 + (i % 9) * 108, 100 + (i // 9) * 210, float(rng.uniform(0, 360)), long_px)
         face = cv2.resize(deck.render_face(code, 8.0), None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
         fh, fw = face.shape[:2]
         m = cv2.getPerspectiveTransform(np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32), q)
@@ -40,7 +41,7 @@ def _small_table(seed: int, codes: list[str] = CODES) -> tuple[np.ndarray, list[
         alpha = cv2.warpPerspective(np.ones((fh, fw), np.float32), m, (w, h), flags=cv2.INTER_LINEAR)[:, :, None]
         img = img * (1 - alpha) + warped * alpha
         quads.append(q)
-    img = cv2.GaussianBlur(img, (0, 0), 0.9) + rng.normal(0, 2.5, img.shape).astype(np.float32)
+    img = cv2.GaussianBlur(img, (0, 0), blur) + rng.normal(0, 2.5, img.shape).astype(np.float32)
     return np.clip(img, 0, 255).astype(np.uint8), quads
 
 
@@ -107,7 +108,7 @@ def test_the_pair_read_settles_a_standard_card_only_against_its_twin(monkeypatch
     knows only the two faces, must not decide between them. Between twins it does."""
     import vision.identify as ident
 
-    monkeypatch.setattr(ident, "pair_margin", lambda image, q, faces, align=True: (0.4, 0.9))  # decisive
+    monkeypatch.setattr(ident, "pair_margin", lambda image, q, faces, align=True, as_drawn=True: (0.4, 0.9))  # decisive
     img = np.zeros((100, 100, 3), np.uint8)
     q = card_quad(50, 50, 0.0, LONG_PX)
     deck = get_deck("standard")
@@ -163,7 +164,9 @@ def test_a_quad_two_pixels_off_is_first_laid_on_the_print_both_faces_share() -> 
     """Each mark's window is placed by the quad: two pixels off, the windows left their marks
     and the wrong twin fitted better, by up to 0.22 (an ace of clubs 56 px wide). The quad is
     first moved onto the print the two faces share, which favours neither: the margin is then
-    what the true outline gives, in every direction."""
+    what the true outline gives, in every direction: sure (past PAIR_FLOOR + PAIR_SPAN, 0.1),
+    and at least half of it (the whole print's margins are larger than the windows' were: a
+    five of clubs at 0.33 on its outline, 0.23 with the quad moved down and to the right)."""
     img, codes, quads = _black_cards(0)
     for code, q in zip(codes, quads, strict=True):
         faces = _with_twin(code)
@@ -171,7 +174,7 @@ def test_a_quad_two_pixels_off_is_first_laid_on_the_print_both_faces_share() -> 
         assert true > 0.15, (code, true)
         for a in np.radians(np.arange(0, 360, 45)):
             moved = pair_margin(img, q + 2.0 * np.array([np.cos(a), np.sin(a)], np.float32), faces)[0]
-            assert abs(moved - true) < 0.08, (code, round(float(np.degrees(a))), moved, true)
+            assert moved > max(0.1, 0.5 * true), (code, round(float(np.degrees(a))), moved, true)
 
 
 def test_a_quad_twisted_off_the_card_is_twisted_back_onto_its_print() -> None:
@@ -193,3 +196,36 @@ def test_a_quad_twisted_off_the_card_is_twisted_back_onto_its_print() -> None:
             assert got > 0.08, (code, turn, grow, round(got, 3), round(true, 3))
             departures.append(abs(got - true))
     assert float(np.mean(departures)) < 0.05, np.round(departures, 3)
+
+
+BLACK = ["2S", "2C", "3S", "3C", "5S", "5C", "6S", "6C", "8S", "8C", "9S", "9C", "10S", "10C", "AS", "AC",
+         "KS", "KC"]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_small_black_cards_under_a_soft_lens_are_told_apart_surely(seed: int) -> None:
+    """Cards 50 px wide under 1.7 px of blur, outlined 1.5 px off (as the tracker passes them):
+    the windows alone left most of them unsure (6 to 9 of 18 past a margin of 0.1, the pair
+    read's sure point); the whole print, its quad laid on the card's outline and print first,
+    tells them apart, and never chooses the twin."""
+    img, quads = _small_table(seed, BLACK, long_px=70, blur=1.7)
+    rng = np.random.default_rng([seed, 5])
+    margins = np.array([pair_margin(img, q + rng.normal(0, 1.5, q.shape).astype(np.float32), _with_twin(code))[0]
+                        for code, q in zip(BLACK, quads, strict=True)])
+    assert (margins > -0.05).all(), np.round(margins, 3)  # (PAIR_FLOOR: a wrong margin past it makes a read)
+    assert int((margins > 0.1).sum()) >= 16, np.round(margins, 3)
+
+
+def test_a_card_whose_ink_is_not_the_faces_colour_is_told() -> None:
+    """A black six read by the templates as a red one (a lamp's glare greys its pips) is neither
+    of the red twins the pair read would choose between, in grey; nor a red card either of two
+    black faces. The ink's colour against the paper tells, whatever the light's tint."""
+    deck = get_deck("standard")
+    img, quads = _small_table(4, ["6S", "6H", "QC", "QD"], long_px=70, blur=1.3)
+    tinted = np.clip(img.astype(np.float32) * np.array([0.8, 1.0, 1.15]) * 0.7 + 60, 0, 255).astype(np.uint8)
+    for picture in (img, tinted):
+        for code, q in zip(["6S", "6H", "QC", "QD"], quads, strict=True):
+            for face in (code, code[:-1] + TWIN[code[-1]]):  # its own face and its twin's: the same ink
+                assert not other_ink(picture, q, deck.render_face(face, FACE_PX_PER_MM)), (code, face)
+            other = code[:-1] + ({"S": "H", "C": "D", "H": "S", "D": "C"}[code[-1]])
+            assert other_ink(picture, q, deck.render_face(other, FACE_PX_PER_MM)), (code, other)
