@@ -1333,3 +1333,18 @@ def test_an_over_exposed_cards_clipped_white_fitted_in_blocks_reads_as_pixel_by_
     assert np.allclose(pooled[near], exact[near], rtol=0.1), np.abs(pooled / exact - 1)[near].max()
     assert pooled_read.code == exact_read.code == code
     assert abs(pooled_read.confidence - exact_read.confidence) < 0.05, (pooled_read, exact_read)
+
+
+@pytest.mark.parametrize("code,read_as", [("6S", "6D"), ("QC", "QH"), ("8D", "8C")])
+def test_a_card_read_in_the_other_colour_is_read_by_its_ink(code: str, read_as: str) -> None:
+    """The templates read a black six whose pips a lamp's glare had greyed as a red six. Its ink
+    is black, so it is one of the black sixes, and the pair read settles which; it is not left to
+    the pair read between the two red ones, which sees the picture in grey and chose surely."""
+    import vision.identify as ident
+
+    deck, q, image = _one_card("standard", code)
+    twin = read_as[:-1] + {"S": "C", "C": "S", "H": "D", "D": "H"}[read_as[-1]]
+    m = ident._Match(read_as, None, 0, 0.8, 0.0, 0.005, structure=0.9, rival=(twin, None), rival_margin=1.0,
+                     other_margin=0.8)
+    got = ident._pair_settled(image, np.asarray(q, np.float32), deck, m, twins=True)
+    assert got.code == code and got.confidence >= 0.9, got

@@ -1255,7 +1255,7 @@ def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, twins
             and other_ink(image, np.roll(q, -((m.rot // 90) % 4), axis=0), deck.render_face(m.code, FACE_PX_PER_MM)):
         # a black card read as a red one (or a red one as black): the pair read, in grey, would
         # choose one of the two red twins, and it is neither
-        return replace(m, confidence=0.0, quality=0.0)
+        return _other_colour(image, q, deck, m)
     if twins and (m.rival is None or not _twins(m.code, m.rival[0])):
         return _twin_checked(image, q, deck, m)
     if m.rival is None or m.rival[1] is not None or m.rival[0] == UNKNOWN:
@@ -1269,6 +1269,27 @@ def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, twins
                        paired=got)
     return replace(m, code=m.rival[0], confidence=min(sure, m.other_margin) * m.quality,
                    rival=(m.code, None), rival_margin=sure, paired=-got)
+
+
+def _other_colour(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match) -> _Match:
+    """A standard card whose ink is not the colour of the templates' card (other_ink): glare had
+    greyed a black six's pips and the templates read it as a red six. The pips' places are the
+    rank's, so it is read as one of the other colour's two cards of that rank, settled by the pair
+    read; as sure as the pair read makes it and the templates' fit allows (their margins were
+    against the wrong colour), and unsure where the pair read cannot tell, or its ink is not
+    theirs either."""
+    rank, unsure = m.code[:-1], replace(m, confidence=0.0, quality=0.0)
+    suits = ("H", "D") if m.code[-1:] in _BLACK else ("S", "C")
+    first, second = (rank + s for s in suits)
+    if first not in deck.codes or second not in deck.codes:
+        return unsure
+    asked = replace(m, code=first, rival=(second, None), rival_margin=0.0)
+    got, sure = _pair_read(image, q, deck, asked, second)
+    code = first if got >= 0 else second
+    if sure <= 0.0 or other_ink(image, np.roll(q, -((m.rot // 90) % 4), axis=0), deck.render_face(code, FACE_PX_PER_MM)):
+        return unsure
+    return replace(m, code=code, confidence=sure * m.quality, rival=(second if code == first else first, None),
+                   rival_margin=sure, other_margin=1.0, paired=abs(got))
 
 
 def _pair_read(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, other: str) -> tuple[float, float]:
