@@ -1251,8 +1251,7 @@ def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, twins
     choose one of them surely (a pile's 8 of hearts read as a 7 of diamonds, not an 8)."""
     if m.back is not None or m.code == UNKNOWN or m.quality <= 0.0:
         return m
-    if twins and deck.kind != "enrolled" and m.covered < PAIR_CLEAR \
-            and other_ink(image, np.roll(q, -((m.rot // 90) % 4), axis=0), deck.render_face(m.code, FACE_PX_PER_MM)):
+    if twins and _drawn_clear(deck, m) and _ink_not_of(image, q, deck, m, m.code):
         # a black card read as a red one (or a red one as black): the pair read, in grey, would
         # choose one of the two red twins, and it is neither
         return _other_colour(image, q, deck, m)
@@ -1286,7 +1285,7 @@ def _other_colour(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match) -> _M
     asked = replace(m, code=first, rival=(second, None), rival_margin=0.0)
     got, sure = _pair_read(image, q, deck, asked, second)
     code = first if got >= 0 else second
-    if sure <= 0.0 or other_ink(image, np.roll(q, -((m.rot // 90) % 4), axis=0), deck.render_face(code, FACE_PX_PER_MM)):
+    if sure <= 0.0 or _ink_not_of(image, q, deck, m, code):
         return unsure
     return replace(m, code=code, confidence=sure * m.quality, rival=(second if code == first else first, None),
                    rival_margin=sure, other_margin=1.0, paired=abs(got))
@@ -1296,8 +1295,8 @@ def _pair_read(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, other: s
     """The pair read's margin for m's card over the other (vision/pair_read.py), and how sure
     it makes one of the two (0..1)."""
     faces = (deck.render_face(m.code, FACE_PX_PER_MM), deck.render_face(other, FACE_PX_PER_MM))
-    drawn_clear = deck.kind != "enrolled" and m.covered < PAIR_CLEAR
-    got, explained = pair_margin(image, np.roll(q, -((m.rot // 90) % 4), axis=0), faces, align=drawn_clear,
+    drawn_clear = _drawn_clear(deck, m)
+    got, explained = pair_margin(image, _printed(q, m), faces, align=drawn_clear,
                                  as_drawn=m.structure >= PAIR_STRUCTURE)
     if not drawn_clear:
         span = PAIR_SPAN_PHOTOS
@@ -1312,8 +1311,23 @@ def _pair_read(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, other: s
 def _pair_floor(deck: Deck, m: _Match) -> float:
     """The pair margin below which the pair read of m's card says nothing: lower where two
     readers that must agree read it (our drawings of a card in full view, printed as drawn)."""
-    as_drawn = deck.kind != "enrolled" and m.covered < PAIR_CLEAR and m.structure >= PAIR_STRUCTURE
-    return PAIR_FLOOR_DRAWN if as_drawn else PAIR_FLOOR
+    return PAIR_FLOOR_DRAWN if _drawn_clear(deck, m) and m.structure >= PAIR_STRUCTURE else PAIR_FLOOR
+
+
+def _drawn_clear(deck: Deck, m: _Match) -> bool:
+    """Are the faces the pair read compares our drawings (not an enrolled deck's photographs),
+    and is m's card in full view (PAIR_CLEAR)?"""
+    return deck.kind != "enrolled" and m.covered < PAIR_CLEAR
+
+
+def _printed(q: np.ndarray, m: _Match) -> np.ndarray:
+    """q from the corner at m's card's printed top-left."""
+    return np.roll(q, -((m.rot // 90) % 4), axis=0)
+
+
+def _ink_not_of(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, code: str) -> bool:
+    """Is the ink of the card m read on q another colour than that card's (pair_read.other_ink)?"""
+    return other_ink(image, _printed(q, m), deck.render_face(code, FACE_PX_PER_MM))
 
 
 def _twin_checked(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match) -> _Match:
