@@ -36,8 +36,10 @@ explained, far beyond the sensor noise, as the card's own edges and print moved 
 shift and turn, unless it lies in one corner only (fingers lifting off it). Frames in which a
 hand hides most of it are skipped. A read of a card's own code where it lies is that card
 again, unless an arm lay over it and the outline now lies elsewhere with the card below still
-showing beside it, or its own picture, turned or shifted, fits the place far better than as it
-lay: then it is a copy laid on it (a Wig Out pile). A card a hand lies over while its region is
+showing beside it, or its own picture as it showed when told, turned or shifted a few mm,
+fits the place far better than as it lay: then it is a copy laid on it (a Wig Out pile), where
+that picture moved to. (A copy laid at the very pose of the one below shows only while it
+slides in: not told.) A card a hand lies over while its region is
 read keeps its place out of the reference until the hand has gone, and a card on top again as
 the card over it leaves is asked at once whether it went too (a gathered pattern).
 Seats: a card that was seen in a seat zone before carries that zone (from_zone) and seat (when
@@ -51,7 +53,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -121,8 +123,14 @@ FIT_APART_DEG, FIT_APART_MM = 4.0, 3.0  # outline fits this far apart in turn or
 ONE_HAND_S = 0.3  # s: a copy of a card's face seen under it this shortly before, by its arm: itself
 SAME_POSE_MM = 4.0  # a card read again lies within this of its outline: further off, a copy laid on it
 TOP_PX_MM = 2.0  # px per mm of the top-down pictures a card's outline or print is compared in
+TURN_PATCH_MM = 60.0  # ... and half the size of the one a card's print is aligned in (_shows_turned)
+TURNED_MM = 2.5  # a card's own picture moved this far (at a corner) shows it moved: the print's
+# alignment is finer than an outline read on the camera's picture (SAME_POSE_MM)
 TURNED_FIT = 0.85  # the card's own picture, turned or shifted, fits its place now this well ...
-TURNED_GAIN = 0.1  # ... and this much better than as it lay: a copy laid on it askew
+TURNED_GAIN = 0.05  # ... and this much better than as it lay: a copy laid on it askew ...
+TURNED_RESIDUAL = 0.5  # ... or leaving at most this share of what as it lay left unexplained
+# (a copy turned a few degrees on its centre fits its place as it lay well already: 0.91, and
+# turned 0.98)
 LOOK_BACK_S = 0.8  # the camera's pictures of this last while are kept: a card covered by the next
 # one before it was ever read may be read in them (_seen_under)
 UNDER_STILL = 0.5  # share of a new card's footprint still between two past pictures, ...
@@ -228,6 +236,9 @@ class _Known:
     # its print's picture (image box, crop) when it was last read as itself there: the reference
     # takes a card just laid in piece by piece, and meanwhile its print differs from it
     print_seen: tuple[tuple[int, int, int, int], np.ndarray] | None = None
+    # the table around it seen from above (_top_down) when it was told there: the reference takes
+    # in a copy laid on it piece by piece as the arm that lays it leaves, and then shows the copy
+    seen_top: np.ndarray | None = None
 
 
 class Tracker:
@@ -267,6 +278,7 @@ class Tracker:
         # arms [(seat, mask)] or None, fg or None)
         self._hist: deque = deque(maxlen=history)
         self._pictures: deque = deque()  # (index, capture time, picture) of the last LOOK_BACK_S
+        self._turned: dict[tuple[int, int], np.ndarray | None] = {}  # _turned_quad of this frame
         self._told: deque = deque(maxlen=TOLD_MEMORY)  # the cards told last (_Known)
         self.rest_threshold = 12  # grey levels at mid resolution: a 1 px card-edge step shows
         self._times: dict[int, float] = {}
@@ -778,6 +790,18 @@ class Tracker:
     def _copy_on(self, img: np.ndarray, kn: _Known, k: int) -> Detection | None:
         """The read of a copy of a model card laid on it by the arm that lay over it, which
         reads as the card on its outline; None where the card itself lies there still."""
+        turned = self._turned_quad(kn)
+        if turned is not None:
+            # the print moved: the copy lies where it moved to (the outlines fitted to the edges
+            # there follow the card below as well, showing at the copy's corners: a wonky card
+            # turned 12 degrees on its copy on a waste pile, fitted and read 1.5 mm off the card
+            # below)
+            if self._shows_beside(kn.quad, turned) is False:
+                return None  # where it lay shows what it did not: the card itself was pushed
+            own = self._best_of(img, [turned], k)
+            if own is not None and own.code == kn.code and own.face_up == kn.face_up:
+                return replace(own, corners=tuple((float(x), float(y)) for x, y in turned))
+            return None
         if self._looks_as_before(kn.quad):
             return None
         own = self._best_of(img, self._fit_card(img, kn.x, kn.y), k)
@@ -793,8 +817,14 @@ class Tracker:
         if not kn.own_outline:
             return False  # its outline is the card's below: where it lies is not known
         shift = self._pose_apart_mm(quad, kn.quad)
-        if shift <= SAME_POSE_MM or self._looks_as_before(kn.quad):
+        if shift <= SAME_POSE_MM:
             return False
+        if self._looks_as_before(kn.quad):
+            # a copy laid a few degrees off the card, on its centre, still correlates with it
+            # (a spite-and-malice 4 turned 4.7 degrees on a waste pile: 0.89): only its print's
+            # having moved tells (and the card itself, pushed, would leave its place showing
+            # what it did not beside it)
+            return self._shows_turned(kn) and self._shows_beside(kn.quad, quad) is not False
         beside = self._shows_beside(kn.quad, quad)
         # where too little of the old outline is left uncovered to tell, an outline only a few
         # mm off is the card itself read on a looser outline (a slap-wacky card first read
@@ -813,32 +843,52 @@ class Tracker:
         return cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
     def _shows_turned(self, kn: _Known) -> bool:
-        """Does the model card's place now show its own picture turned or shifted by more than
-        SAME_POSE_MM, far better than as it lay? (A Wig Out card thrown onto the pile's centre
-        ten degrees askew: its outline read on a small camera picture is only a few mm off the
-        card's below, but its face's print has turned.) The reference's picture of the card is
-        aligned with the picture now (ECC, a rotation and a shift) on the table plane."""
+        """Does the model card's place now show its own picture turned or shifted, far better
+        than as it lay? (_turned_quad)"""
+        return self._turned_quad(kn) is not None
+
+    def _turned_quad(self, kn: _Known) -> np.ndarray | None:
+        """The outline (image corners) of the model card's own picture where its place now shows
+        it turned or shifted by more than TURNED_MM, far better than as it lay; else None.
+        (A Wig Out card thrown onto the pile's centre ten degrees askew: its outline read on a
+        small camera picture is only a few mm off the card's below, but its face's print has
+        turned.) Its picture as it was told (seen_top; else the reference's) is aligned with the
+        picture now (ECC, a rotation and a shift) on the table plane."""
         if self._ref_full is None or not self._pictures:
-            return False
-        s, r = TOP_PX_MM, 60.0  # the half-size of the patch (mm)
-        then = self._top_down(self._ref_full, kn.x, kn.y, r)
+            return None
+        key = (id(kn), self._pictures[-1][0])
+        if key not in self._turned:
+            if any(k[1] != key[1] for k in self._turned):
+                self._turned.clear()  # (this frame's only)
+            self._turned[key] = self._align_print(kn)
+        return self._turned[key]
+
+    def _align_print(self, kn: _Known) -> np.ndarray | None:
+        """_turned_quad, worked out (ECC takes a few ms: once a frame per card)."""
+        assert self._ref_full is not None
+        s, r = TOP_PX_MM, TURN_PATCH_MM
+        then = kn.seen_top.astype(np.float32) if kn.seen_top is not None \
+            else self._top_down(self._ref_full, kn.x, kn.y, r)
         now = self._top_down(self._pictures[-1][2], kn.x, kn.y, r)
         corners = (self.cal.to_table(kn.quad.reshape(4, 2)) - [kn.x - r, kn.y - r]) * s
         mask = np.zeros(then.shape, np.uint8)
         cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 1)
         mask = cv2.erode(mask, self._k5)
         if np.count_nonzero(mask) < 100:
-            return False
+            return None
         as_it_lay = _correlation(then[mask > 0], now[mask > 0])
         try:
             fit, warp = cv2.findTransformECC(
                 then, now, np.eye(2, 3, dtype=np.float32), cv2.MOTION_EUCLIDEAN,
                 (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-4), mask, 3)
         except cv2.error:
-            return False  # no alignment converged: nothing shows turned
+            return None  # no alignment converged: nothing shows turned
         moved = np.column_stack([corners, np.ones(4)]) @ warp.T
         shift = float(np.max(np.hypot(*(moved - corners).T))) / s
-        return fit >= TURNED_FIT and fit - as_it_lay >= TURNED_GAIN and shift > SAME_POSE_MM
+        gain = fit - as_it_lay >= TURNED_GAIN or 1.0 - fit <= TURNED_RESIDUAL * (1.0 - as_it_lay)
+        if fit < TURNED_FIT or not gain or shift <= TURNED_MM:
+            return None
+        return self.cal.to_image(moved / s + [kn.x - r, kn.y - r])
 
     def _shows_beside(self, old: np.ndarray, new: np.ndarray) -> bool | None:
         """Does the old card still show where the new outline leaves it uncovered (a copy laid
@@ -906,6 +956,7 @@ class Tracker:
         for d in self._one_per_place([d for d in dets
                                       if d.confidence >= self.min_conf or not d.face_up]):
             kn = self._known_from(d)
+            kn.seen_top = self._top_down(frame.image, kn.x, kn.y, TURN_PATCH_MM).astype(np.uint8)
             self.model.append(kn)
             cards.append(CardSeen(kn.code, kn.x, kn.y, kn.angle, kn.zone,
                                   self.layout.seat_of_zone(kn.zone), kn.face_up, kn.back))
@@ -1586,6 +1637,7 @@ class Tracker:
                 if not kn.own_outline:  # it was read on the outline of the card below it
                     kn.quad = np.asarray(again[0].corners, np.float64).reshape(4, 2)
                     kn.own_outline = True
+                    kn.seen_top = None  # (seen on the card below's outline)
                 new_dets = [d for d in new_dets if all(d is not a for a in again)]
                 continue
             if need == "covered":
@@ -1774,6 +1826,7 @@ class Tracker:
             # its print as it shows now, read as itself: the rest of its change, settling in
             # pieces a frame or two later, is then no print change to read again
             self._remember_print(frame.image, kn)
+            kn.seen_top = self._top_down(frame.image, kn.x, kn.y, TURN_PATCH_MM).astype(np.uint8)
         self._told.append(kn)
         zone_seat = self.layout.seat_of_zone(kn.zone)
         out.extend(self._unseen_departures(frame.t, zone=kn.zone))  # its slot was emptied
