@@ -861,6 +861,44 @@ def test_a_copy_turned_onto_its_like_on_a_waste_pile_is_revealed(seed, game, cod
     assert _copy_turned_onto_waste(game, code, turn, seed) == [("reveal", code, "waste:2")]
 
 
+def _turned_onto_waste_in_turn(game: str, reveals: list[tuple[str, float]], seed: int,
+                               played_off: float | None = None) -> list[tuple]:
+    """The card events told when the cards of `reveals` (code, turn in degrees) are turned onto
+    seat 2's empty waste pile one after the other, a second apart, and (played_off: at that
+    time) its top card is then played to the middle (filmed as _RED_FELT)."""
+    from vision.decks import get_deck
+
+    deck, lay = get_deck(game), make_layout(4)
+    w = lay.spot("waste:2")
+    actions = [TableAction(0.3 + i, "reveal", 2, code, zone="waste:2", angle_deg=w.angle_deg + turn)
+               for i, (code, turn) in enumerate(reveals)]
+    if played_off is not None:
+        actions.append(TableAction(played_off, "place", 2, reveals[-1][0], from_zone="waste:2",
+                                   to_mm=(560.0, 430.0)))
+    sim = SimTable(lay, deck, actions, initial=[],
+                   camera=CameraSpec(width=1920, height=1080, tilt_deg=8.1, yaw_deg=0.4),
+                   look=_RED_FELT, rng=np.random.default_rng(seed), fps=30.0)
+    return _card_events(sim, deck, lay)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_copy_turned_onto_a_waste_pile_over_another_card_than_its_like_is_revealed(seed):
+    """A wonky RL, then BS, then a second RL turned onto a waste pile, the second RL 8.6 degrees
+    off the first (the tracking benchmark's wonky 103): read where a card of its face lies two
+    below, it was taken for that card showing again (as if the BS had been taken off it) and
+    went untold. The first RL's own picture, as it showed when told, shows turned there: a copy."""
+    got = _turned_onto_waste_in_turn("wonky", [("RL", 10.3), ("BS", -9.3), ("RL", 1.7)], seed)
+    assert got == [("reveal", "RL", "waste:2"), ("reveal", "BS", "waste:2"), ("reveal", "RL", "waste:2")]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_card_below_a_waste_piles_top_played_off_is_not_told_again(seed):
+    """The other side: the BS played off the waste to the middle, the first RL shows again as it
+    lay, and is the card known there, not a copy."""
+    got = _turned_onto_waste_in_turn("wonky", [("RL", 10.3), ("BS", -9.3)], seed, played_off=2.6)
+    assert got == [("reveal", "RL", "waste:2"), ("reveal", "BS", "waste:2"), ("card_rest", "BS", "centre")]
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_card_on_a_waste_pile_a_hand_passed_over_is_not_a_copy(seed):
     """The other side: an arm reaching past seat 2's waste pile to lay a card beyond it passes

@@ -765,7 +765,8 @@ class Tracker:
         copies: the new reads (ids) that are copies laid on a top card of their code."""
         if not self._touches(kn.quad, reg):
             return "away"
-        if any(self._same_place(d, kn) and id(d) not in copies for d in new_dets):
+        if any(self._same_place(d, kn) and id(d) not in copies for d in new_dets) \
+                and not self._copy_over(kn):
             return "same"
         if any(self._overlap(kn.quad, np.array(d.corners)) > 0.2 for d in new_dets):
             return "covered"
@@ -1764,6 +1765,7 @@ class Tracker:
                 continue
             there = [o for o in self.model if math.hypot(o.x - kn.x, o.y - kn.y) < 25]
             if id(d) not in laid_on and any(o.code == kn.code and o.face_up == kn.face_up
+                                            and not self._copy_over(o)
                                             for o in there[-(SHOWS_FROM_BELOW + 1):]):
                 # already known there: never report a card twice
                 if self.debug:
@@ -1782,6 +1784,14 @@ class Tracker:
                 out.extend(self._tell(frame, below, k_under, k, covered=True))
             out.extend(self._tell(frame, kn, ri, k))
         return out
+
+    def _copy_over(self, o: _Known) -> bool:
+        """Is a card of o's face, read where o lies under other cards, a copy laid over them
+        rather than o showing as they were taken off it? It is where o's own picture, as it
+        showed when told, shows turned or shifted (_turned_quad: a wonky card laid 8.6 degrees
+        off its copy two below on a waste pile was taken for that copy, the card between taken
+        away, and went untold); o as it lay, or a copy laid at its very pose, is o."""
+        return o.seen_top is not None and not o.top and self._turned_quad(o) is not None
 
     def _tell(self, frame: Frame, kn: _Known, ri: int, k: int,
               covered: bool = False) -> list[TableObservation]:
