@@ -1837,6 +1837,11 @@ class Tracker:
             # pieces a frame or two later, is then no print change to read again
             self._remember_print(frame.image, kn)
             kn.seen_top = self._top_down(frame.image, kn.x, kn.y, TURN_PATCH_MM).astype(np.uint8)
+            # (a card deeper in a pile than any that may show again is never asked: _copy_over;
+            # its picture goes, so that a long game's piles keep a few each)
+            there = [o for o in self.model if math.hypot(o.x - kn.x, o.y - kn.y) < 25]
+            for o in there[:-(SHOWS_FROM_BELOW + 2)]:
+                o.seen_top = None
         self._told.append(kn)
         zone_seat = self.layout.seat_of_zone(kn.zone)
         out.extend(self._unseen_departures(frame.t, zone=kn.zone))  # its slot was emptied
