@@ -212,7 +212,9 @@ def test_small_black_cards_under_a_soft_lens_are_told_apart_surely(seed: int) ->
     rng = np.random.default_rng([seed, 5])
     margins = np.array([pair_margin(img, q + rng.normal(0, 1.5, q.shape).astype(np.float32), _with_twin(code))[0]
                         for code, q in zip(BLACK, quads, strict=True)])
-    assert (margins > -0.05).all(), np.round(margins, 3)  # (PAIR_FLOOR: a wrong margin past it makes a read)
+    # (none of the twin past the windows' floor, PAIR_FLOOR; measured: none of the twin at all,
+    # the least margin +0.06)
+    assert (margins > -0.05).all(), np.round(margins, 3)
     assert int((margins > 0.1).sum()) >= 16, np.round(margins, 3)
 
 

@@ -25,9 +25,9 @@ A second reader fits each face to the whole print at once (_WholePrint): one blu
 as a plane over the whole card, so that a face cannot buy a mark's fit with a gain and a move of
 its own, as it can in a window. On five clubs 49 to 57 px wide that the identify benchmark left
 unread, on their true outlines, the windows alone chose the club by 0.02 to 0.09 (too little to
-be sure of), the two readers together by 0.07 to 0.23. It needs the quad on the card to a fraction of a pixel, so the
-quad is first laid on the card's outline, the strongest marks in the picture (_edge_aligned),
-then on the print at each turn (_aligned). Where the two readers disagree the margin is none;
+be sure of), the two readers together by 0.07 to 0.23. It needs the quad on the card to a
+fraction of a pixel, so the quad is first laid on the card's outline, the strongest marks in the
+picture (_edge_aligned), then on the print at each turn (_aligned). Where the two readers disagree the margin is none;
 where they agree, the surer one's. Photographed faces and covered cards are read by the windows
 alone, on the quad as given.
 

@@ -278,7 +278,8 @@ class Tracker:
         # arms [(seat, mask)] or None, fg or None)
         self._hist: deque = deque(maxlen=history)
         self._pictures: deque = deque()  # (index, capture time, picture) of the last LOOK_BACK_S
-        self._turned: dict[tuple[int, int], np.ndarray | None] = {}  # _turned_quad of this frame
+        self._turned: dict[int, np.ndarray | None] = {}  # _turned_quad of this frame's cards (ids)
+        self._turned_k = -1  # ... and that frame
         self._told: deque = deque(maxlen=TOLD_MEMORY)  # the cards told last (_Known)
         self.rest_threshold = 12  # grey levels at mid resolution: a 1 px card-edge step shows
         self._times: dict[int, float] = {}
@@ -857,12 +858,11 @@ class Tracker:
         picture now (ECC, a rotation and a shift) on the table plane."""
         if self._ref_full is None or not self._pictures:
             return None
-        key = (id(kn), self._pictures[-1][0])
-        if key not in self._turned:
-            if any(k[1] != key[1] for k in self._turned):
-                self._turned.clear()  # (this frame's only)
-            self._turned[key] = self._align_print(kn)
-        return self._turned[key]
+        if self._turned_k != self._pictures[-1][0]:
+            self._turned, self._turned_k = {}, self._pictures[-1][0]
+        if id(kn) not in self._turned:
+            self._turned[id(kn)] = self._align_print(kn)
+        return self._turned[id(kn)]
 
     def _align_print(self, kn: _Known) -> np.ndarray | None:
         """_turned_quad, worked out (ECC takes a few ms: once a frame per card)."""
