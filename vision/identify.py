@@ -1086,15 +1086,20 @@ def _no_card(m: _Match) -> bool:
 
 def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
                search: bool = True, strict: bool = False, align: bool = True,
-               settled: Callable[[np.ndarray, _Match], bool] | None = None) -> tuple[np.ndarray, _Match]:
+               settled: Callable[[np.ndarray, _Match], bool] | None = None,
+               fielded: bool = True) -> tuple[np.ndarray, _Match]:
     """Read the quad as given and as sharpened on the image's edges (a tracker's or a blob's quad
     is a few pixels off): fitted a rectangle, or, a card in perspective, side by side (where the
     sides then follow an outline all round, OUTLINED, close to the quad given, OUTLINE_AGREES,
     the card's pose is known and is not searched: a real deck's card, unlike our renders, was
-    searched off its outline); when neither is sure, also the quad grown by the white margin (on a pale
-    cloth the outline found may be the colour field's). Where the sharpened quad's read finds no
-    card at all (_no_card: a tracker's outline on an arm or a moving shadow), that read
-    is the answer: the other quads lie on the same nothing, and cost 10-20 ms a quad.
+    searched off its outline); when neither is sure, also the quad grown by the white margin (on a
+    pale cloth the outline found may be the colour field's), where the faces have such a field
+    (fielded; not a standard deck's, whose print lies on the white: without that read the
+    identify benchmark's standard tables read as many cards right or more, and it took a quarter
+    of the tracker's reading time under a lamp's glare, where few reads of a standard card are
+    sure). Where the sharpened quad's read finds no card at all (_no_card: a tracker's outline on
+    an arm or a moving shadow), that read is the answer: the other quads lie on the same nothing,
+    and cost 10-20 ms a quad.
 
     Reads that name different cards are settled by _either. settled(quad, read): whether an
     unsure read needs no search of its exact pose (see _read_region's twin_settled)."""
@@ -1119,7 +1124,7 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
     aq, pic, fitted = _aligned(image, q, t, align)
     reads.append((aq, _match(pic, t, strict, fitted)))
     best = reads[-1] if len(reads) == 1 else _either(reads[0], reads[1])
-    if best[1].confidence < 0.9:
+    if best[1].confidence < 0.9 and fielded:
         g = _scaled(best[0], FIELD_SCALE)
         reads.append((g, _match(rectify(image, g), t, strict)))
         best = _either(best, reads[-1])
@@ -1379,7 +1384,7 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
         return r is not None and r.confidence >= INDEX_SURE and r.code in (m.code, m.rival[0])
 
     q, m = _best_read(image, given, templates(deck), refine, search, strict, align=not standard,
-                      settled=twin_settled if standard else None)
+                      settled=twin_settled if standard else None, fielded=not standard)
     index = None
     index_q = q  # the outline the corner index was read on
     if standard and m.back is None and m.structure >= NO_CARD_STRUCTURE:
