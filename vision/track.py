@@ -1700,7 +1700,11 @@ class Tracker:
             if still.confidence < self.min_conf and self._looks_as_before(kn.quad):
                 continue  # unreadable for now (a shadow, glare), but its picture is still there
             if still.confidence < self.min_conf and self._covered_unread(kn):
-                kn.top = False  # a card no read could name lies on it: covered, not taken back
+                # a card no read could name lies on it: covered, not taken back. In the middle it
+                # is no longer the top card; on a seat's pile it stays the card watched there,
+                # so that the next card laid squarely on the pile is read as its print changes
+                if self.layout.seat_of_zone(kn.zone) is None:
+                    kn.top = False
                 continue
             self.model.remove(kn)
             if self.layout.seat_of_zone(kn.zone) is not None and kn.code != UNKNOWN:
@@ -2125,12 +2129,11 @@ class Tracker:
         return pics is not None and _far_flatter(*pics)
 
     def _covered_unread(self, kn: _Known) -> bool:
-        """Does a card no read could name lie where a model card lay on the cloth in the middle?
-        Taken away, such a card leaves bare cloth; one laid across it (a small black card whose
-        suit stays unsure) leaves as much detail as a card shows. (Where the model knows cards
-        below it, a card taken away shows them: that is left to the reads.)"""
-        if self.layout.seat_of_zone(kn.zone) is not None:
-            return False
+        """Does a card no read could name lie where a model card lay on the cloth? Taken away,
+        such a card leaves bare cloth; one laid across it (a small black card whose suit stays
+        unsure, a queen washed out by a lamp's glare) leaves as much detail as a card shows.
+        (Where the model knows cards below it, a card taken away shows them: that is left to the
+        reads.)"""
         if any(o is not kn and self._overlap(o.quad, kn.quad) > 0.2 for o in self.model):
             return False
         pics = self._place_then_and_now(kn.quad)
