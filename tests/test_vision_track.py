@@ -861,6 +861,16 @@ def test_a_copy_turned_onto_its_like_on_a_waste_pile_is_revealed(seed, game, cod
     assert _copy_turned_onto_waste(game, code, turn, seed) == [("reveal", code, "waste:2")]
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize(("game", "code", "turn"), [("wig-out", "C3", 188.0), ("wonky", "GM", 176.0)])
+def test_a_copy_turned_onto_its_like_upside_down_is_revealed(seed, game, code, turn):
+    """A copy thrown onto its like upside down, a few degrees askew: its outline is the card
+    below's turned half round, and its print, as the card below showed when told, fits nothing
+    as it lay (ECC started there found no alignment, and the tracking benchmark's wig-out 303
+    never told its second C3). Turned half round first, the print aligns: a copy."""
+    assert _copy_turned_onto_waste(game, code, turn, seed) == [("reveal", code, "waste:2")]
+
+
 def _turned_onto_waste_in_turn(game: str, reveals: list[tuple[str, float]], seed: int,
                                played_off: float | None = None) -> list[tuple]:
     """The card events told when the cards of `reveals` (code, turn in degrees) are turned onto

@@ -278,7 +278,7 @@ class Tracker:
         # arms [(seat, mask)] or None, fg or None)
         self._hist: deque = deque(maxlen=history)
         self._pictures: deque = deque()  # (index, capture time, picture) of the last LOOK_BACK_S
-        self._turned: dict[int, np.ndarray | None] = {}  # _turned_quad of this frame's cards (ids)
+        self._turned: dict[int, tuple[np.ndarray, bool] | None] = {}  # _align_print of this frame's cards (ids)
         self._turned_k = -1  # ... and that frame
         self._told: deque = deque(maxlen=TOLD_MEMORY)  # the cards told last (_Known)
         self.rest_threshold = 12  # grey levels at mid resolution: a 1 px card-edge step shows
@@ -798,7 +798,7 @@ class Tracker:
             # there follow the card below as well, showing at the copy's corners: a wonky card
             # turned 12 degrees on its copy on a waste pile, fitted and read 1.5 mm off the card
             # below)
-            if self._shows_beside(kn.quad, turned) is False:
+            if self._shows_beside(kn.quad, turned) is False and not self._turned_half_round(kn):
                 return None  # where it lay shows what it did not: the card itself was pushed
             own = self._best_of(img, [turned], k)
             if own is not None and own.code == kn.code and own.face_up == kn.face_up:
@@ -818,6 +818,8 @@ class Tracker:
         every card has the pile's character; a card read again lies where it lay.)"""
         if not kn.own_outline:
             return False  # its outline is the card's below: where it lies is not known
+        if self._turned_half_round(kn):
+            return True  # its print shows turned half round: a card lying there does not turn so
         shift = self._pose_apart_mm(quad, kn.quad)
         if shift <= SAME_POSE_MM:
             return False
@@ -862,10 +864,22 @@ class Tracker:
             self._turned, self._turned_k = {}, self._pictures[-1][0]
         if id(kn) not in self._turned:
             self._turned[id(kn)] = self._align_print(kn)
-        return self._turned[id(kn)]
+        got = self._turned[id(kn)]
+        return None if got is None else got[0]
 
-    def _align_print(self, kn: _Known) -> np.ndarray | None:
-        """_turned_quad, worked out (ECC takes a few ms: once a frame per card)."""
+    def _turned_half_round(self, kn: _Known) -> bool:
+        """Does the model card's place show its own picture turned half round (_turned_quad),
+        another card of its face laid on it upside down?"""
+        got = self._turned[id(kn)] if self._turned_quad(kn) is not None else None
+        return got is not None and got[1]
+
+    def _align_print(self, kn: _Known) -> tuple[np.ndarray, bool] | None:
+        """_turned_quad, worked out, and whether the print shows turned half round (ECC takes a
+        few ms: once a frame per card). The print is
+        also aligned turned half round, where as it lay it fits its place poorly: a card's outline
+        is the same so, its print mostly not (a Wig Out copy thrown onto its like upside down and
+        eight degrees askew fitted nothing as it lay, and ECC from there found no alignment); the
+        copy's outline then starts at the old one's opposite corner."""
         assert self._ref_full is not None
         s, r = TOP_PX_MM, TURN_PATCH_MM
         then = kn.seen_top.astype(np.float32) if kn.seen_top is not None \
@@ -878,18 +892,28 @@ class Tracker:
         if np.count_nonzero(mask) < 100:
             return None
         as_it_lay = _correlation(then[mask > 0], now[mask > 0])
-        try:
-            fit, warp = cv2.findTransformECC(
-                then, now, np.eye(2, 3, dtype=np.float32), cv2.MOTION_EUCLIDEAN,
-                (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-4), mask, 3)
-        except cv2.error:
-            return None  # no alignment converged: nothing shows turned
-        moved = np.column_stack([corners, np.ones(4)]) @ warp.T
-        shift = float(np.max(np.hypot(*(moved - corners).T))) / s
-        gain = fit - as_it_lay >= TURNED_GAIN or 1.0 - fit <= TURNED_RESIDUAL * (1.0 - as_it_lay)
-        if fit < TURNED_FIT or not gain or shift <= TURNED_MM:
-            return None
-        return self.cal.to_image(moved / s + [kn.x - r, kn.y - r])
+        tries = [(then, mask, corners, corners)]
+        if as_it_lay < TURNED_FIT:  # (ECC started from a half turn finds nothing: the picture is turned first)
+            cx, cy = corners.mean(axis=0)
+            half = np.float32([[-1, 0, 2 * cx], [0, -1, 2 * cy]])
+            tries.append((cv2.warpAffine(then, half, then.shape[::-1], borderMode=cv2.BORDER_REPLICATE),
+                          cv2.warpAffine(mask, half, mask.shape[::-1], flags=cv2.INTER_NEAREST),
+                          np.column_stack([corners, np.ones(4)]) @ half.T, np.roll(corners, 2, axis=0)))
+        for print_, inside, at, outline in tries:
+            try:
+                fit, warp = cv2.findTransformECC(
+                    print_, now, np.eye(2, 3, dtype=np.float32), cv2.MOTION_EUCLIDEAN,
+                    (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-4), inside, 3)
+            except cv2.error:
+                continue  # no alignment converged: nothing shows turned so
+            moved = np.column_stack([at, np.ones(4)]) @ warp.T
+            shift = float(np.max(np.hypot(*(moved - outline).T))) / s
+            gain = fit - as_it_lay >= TURNED_GAIN or 1.0 - fit <= TURNED_RESIDUAL * (1.0 - as_it_lay)
+            # (turned half round, the print moved though the outline may not have: a card does
+            # not turn so where it lies)
+            if fit >= TURNED_FIT and gain and (shift > TURNED_MM or outline is not corners):
+                return self.cal.to_image(moved / s + [kn.x - r, kn.y - r]), outline is not corners
+        return None
 
     def _shows_beside(self, old: np.ndarray, new: np.ndarray) -> bool | None:
         """Does the old card still show where the new outline leaves it uncovered (a copy laid
