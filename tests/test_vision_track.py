@@ -871,6 +871,16 @@ def test_a_copy_turned_onto_its_like_upside_down_is_revealed(seed, game, code, t
     assert _copy_turned_onto_waste(game, code, turn, seed) == [("reveal", code, "waste:2")]
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_copy_laid_upside_down_on_its_like_and_played_off_shows_its_like_again(seed):
+    """The other side: the copy played off the waste to the middle, the first card shows again,
+    the copy's print turned half round as it lies: the card known below it, showing as it did
+    when told, not another copy (the demo's Slap Wacky, seed 2, told a P5-3W twice so)."""
+    got = _turned_onto_waste_in_turn("wig-out", [("C3", 2.0), ("C3", 190.0)], seed, played_off=2.6)
+    assert got == [("reveal", "C3", "waste:2"), ("reveal", "C3", "waste:2"),
+                   ("card_rest", "C3", "centre")]
+
+
 def _turned_onto_waste_in_turn(game: str, reveals: list[tuple[str, float]], seed: int,
                                played_off: float | None = None) -> list[tuple]:
     """The card events told when the cards of `reveals` (code, turn in degrees) are turned onto

@@ -278,7 +278,7 @@ class Tracker:
         # arms [(seat, mask)] or None, fg or None)
         self._hist: deque = deque(maxlen=history)
         self._pictures: deque = deque()  # (index, capture time, picture) of the last LOOK_BACK_S
-        self._turned: dict[int, tuple[np.ndarray, bool] | None] = {}  # _align_print of this frame's cards (ids)
+        self._turned: dict[int, tuple[np.ndarray, bool] | None] = {}  # _align_print, this frame's cards
         self._turned_k = -1  # ... and that frame
         self._told: deque = deque(maxlen=TOLD_MEMORY)  # the cards told last (_Known)
         self.rest_threshold = 12  # grey levels at mid resolution: a 1 px card-edge step shows
@@ -800,6 +800,8 @@ class Tracker:
             # below)
             if self._shows_beside(kn.quad, turned) is False and not self._turned_half_round(kn):
                 return None  # where it lay shows what it did not: the card itself was pushed
+            if self._like_below_shows(kn):
+                return None  # the cards above its like were taken off
             own = self._best_of(img, [turned], k)
             if own is not None and own.code == kn.code and own.face_up == kn.face_up:
                 return replace(own, corners=tuple((float(x), float(y)) for x, y in turned))
@@ -818,6 +820,8 @@ class Tracker:
         every card has the pile's character; a card read again lies where it lay.)"""
         if not kn.own_outline:
             return False  # its outline is the card's below: where it lies is not known
+        if self._like_below_shows(kn):
+            return False  # the cards above its like were taken off
         if self._turned_half_round(kn):
             return True  # its print shows turned half round: a card lying there does not turn so
         shift = self._pose_apart_mm(quad, kn.quad)
@@ -858,28 +862,29 @@ class Tracker:
         small camera picture is only a few mm off the card's below, but its face's print has
         turned.) Its picture as it was told (seen_top; else the reference's) is aligned with the
         picture now (ECC, a rotation and a shift) on the table plane."""
+        got = self._print_moved(kn)
+        return None if got is None else got[0]
+
+    def _turned_half_round(self, kn: _Known) -> bool:
+        """Does the model card's place show its own picture turned half round (_turned_quad),
+        another card of its face laid on it upside down?"""
+        got = self._print_moved(kn)
+        return got is not None and got[1]
+
+    def _print_moved(self, kn: _Known) -> tuple[np.ndarray, bool] | None:
+        """_align_print of the model card, worked out once a frame."""
         if self._ref_full is None or not self._pictures:
             return None
         if self._turned_k != self._pictures[-1][0]:
             self._turned, self._turned_k = {}, self._pictures[-1][0]
         if id(kn) not in self._turned:
             self._turned[id(kn)] = self._align_print(kn)
-        got = self._turned[id(kn)]
-        return None if got is None else got[0]
+        return self._turned[id(kn)]
 
-    def _turned_half_round(self, kn: _Known) -> bool:
-        """Does the model card's place show its own picture turned half round (_turned_quad),
-        another card of its face laid on it upside down?"""
-        got = self._turned[id(kn)] if self._turned_quad(kn) is not None else None
-        return got is not None and got[1]
-
-    def _align_print(self, kn: _Known) -> tuple[np.ndarray, bool] | None:
-        """_turned_quad, worked out, and whether the print shows turned half round (ECC takes a
-        few ms: once a frame per card). The print is
-        also aligned turned half round, where as it lay it fits its place poorly: a card's outline
-        is the same so, its print mostly not (a Wig Out copy thrown onto its like upside down and
-        eight degrees askew fitted nothing as it lay, and ECC from there found no alignment); the
-        copy's outline then starts at the old one's opposite corner."""
+    def _print_then_now(self, kn: _Known) -> tuple[np.ndarray, ...] | None:
+        """The model card's picture as it was told (seen_top; else the reference's) and its place
+        now, seen from above, with the mask of its outline and the outline's corners (patch px);
+        None where too little of it falls in the patch."""
         assert self._ref_full is not None
         s, r = TOP_PX_MM, TURN_PATCH_MM
         then = kn.seen_top.astype(np.float32) if kn.seen_top is not None \
@@ -889,20 +894,47 @@ class Tracker:
         mask = np.zeros(then.shape, np.uint8)
         cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 1)
         mask = cv2.erode(mask, self._k5)
-        if np.count_nonzero(mask) < 100:
+        return None if np.count_nonzero(mask) < 100 else (then, now, mask, corners)
+
+    def _like_below_shows(self, kn: _Known) -> bool:
+        """Does a card of the top card's face, known below it, show at its place as it did when
+        told? Then the cards above it were taken off (a copy laid on its like upside down, and
+        taken back, leaves its print showing turned half round: that is the like showing again)."""
+        laid_before = self.model[:self.model.index(kn)] if kn in self.model else []
+        for o in laid_before:
+            if (o.code, o.face_up) == (kn.code, kn.face_up) and o.seen_top is not None \
+                    and self._overlap(o.quad, kn.quad) > 0.2:
+                pics = self._print_then_now(o)
+                if pics is not None:
+                    then, now, mask, _ = pics
+                    if _correlation(then[mask > 0], now[mask > 0]) >= TURNED_FIT:
+                        return True
+        return False
+
+    def _align_print(self, kn: _Known) -> tuple[np.ndarray, bool] | None:
+        """_turned_quad, worked out, and whether the print shows turned half round (ECC takes a
+        few ms: once a frame per card). The print is also aligned turned half round, where as it
+        lay it fits its place poorly: a card's outline is the same so, its print mostly not (a
+        Wig Out copy thrown onto its like upside down and eight degrees askew fitted nothing as it
+        lay, and ECC from there found no alignment); the copy's outline then starts at the old
+        one's opposite corner."""
+        s, r = TOP_PX_MM, TURN_PATCH_MM
+        pics = self._print_then_now(kn)
+        if pics is None:
             return None
+        then, now, mask, corners = pics
         as_it_lay = _correlation(then[mask > 0], now[mask > 0])
         tries = [(then, mask, corners, corners)]
-        if as_it_lay < TURNED_FIT:  # (ECC started from a half turn finds nothing: the picture is turned first)
+        if as_it_lay < TURNED_FIT:  # (ECC started from a half turn finds nothing: turned first)
             cx, cy = corners.mean(axis=0)
             half = np.float32([[-1, 0, 2 * cx], [0, -1, 2 * cy]])
             tries.append((cv2.warpAffine(then, half, then.shape[::-1], borderMode=cv2.BORDER_REPLICATE),
                           cv2.warpAffine(mask, half, mask.shape[::-1], flags=cv2.INTER_NEAREST),
                           np.column_stack([corners, np.ones(4)]) @ half.T, np.roll(corners, 2, axis=0)))
-        for print_, inside, at, outline in tries:
+        for told, inside, at, outline in tries:
             try:
                 fit, warp = cv2.findTransformECC(
-                    print_, now, np.eye(2, 3, dtype=np.float32), cv2.MOTION_EUCLIDEAN,
+                    told, now, np.eye(2, 3, dtype=np.float32), cv2.MOTION_EUCLIDEAN,
                     (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-4), inside, 3)
             except cv2.error:
                 continue  # no alignment converged: nothing shows turned so
