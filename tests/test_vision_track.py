@@ -918,14 +918,16 @@ def test_a_card_turned_onto_a_waste_pile_over_one_no_read_names_is_revealed(seed
 
     deck, lay = get_deck("standard"), make_layout(4)
     w = lay.spot("waste:2")
-    sim = SimTable(lay, deck, [TableAction(0.3 + i, "reveal", 2, code, zone="waste:2", angle_deg=w.angle_deg + turn)
-                               for i, (code, turn) in enumerate([("3C", 2.0), ("QC", -1.5), ("9D", 1.0)])],
-                   initial=[], camera=CameraSpec(width=1920, height=1080, tilt_deg=8.1, yaw_deg=0.4),
+    turned = [TableAction(0.3 + i, "reveal", 2, code, zone="waste:2", angle_deg=w.angle_deg + turn)
+              for i, (code, turn) in enumerate([("3C", 2.0), ("QC", -1.5), ("9D", 1.0)])]
+    sim = SimTable(lay, deck, turned, initial=[],
+                   camera=CameraSpec(width=1920, height=1080, tilt_deg=8.1, yaw_deg=0.4),
                    look=_RED_FELT, rng=np.random.default_rng(seed), fps=30.0)
     tracker, got = None, []
     for frame, _ in sim:
         if tracker is None:
-            tracker = Tracker(deck, lay, calibrate(frame.image, lay.table_w, lay.table_h), identify_region=no_queen)
+            tracker = Tracker(deck, lay, calibrate(frame.image, lay.table_w, lay.table_h),
+                              identify_region=no_queen)
         got += [(o.kind, o.code, o.zone) for o in tracker.update(frame)
                 if o.kind in ("card_rest", "reveal", "take_back")]
         tracker.read_ahead()
