@@ -1851,7 +1851,7 @@ class Tracker:
         showed when told, shows turned or shifted (_turned_quad: a wonky card laid 8.6 degrees
         off its copy two below on a waste pile was taken for that copy, the card between taken
         away, and went untold); o as it lay, or a copy laid at its very pose, is o."""
-        return o.seen_top is not None and not o.top and self._turned_quad(o) is not None
+        return o.seen_top is not None and not o.top and self._shows_turned(o)
 
     def _tell(self, frame: Frame, kn: _Known, ri: int, k: int,
               covered: bool = False) -> list[TableObservation]:
