@@ -1343,6 +1343,51 @@ def test_a_card_reported_at_rest_keeps_its_print_as_it_showed_then():
     assert tracker._print_changed(later, kn) > 0.0
 
 
+def test_a_card_that_shows_as_it_did_when_told_is_not_read_again():
+    """A told card whose place shows its colours as they were when it was told (an arm passed
+    over it, a shadow left beside it) is that card still: a read of its outline gives its read,
+    and one of another outline lying mostly on it gives nothing (a card on it would show), with
+    no read made (a read costs 10 to 90 ms). Where a pip's worth of it changed (a queen of hearts
+    laid squarely on the queen of diamonds changed 2.7 % of it), or far from it, the outline is read."""
+    from types import SimpleNamespace
+
+    from vision.types import UNKNOWN, Detection
+
+    tracker, img, _ = _tracker_on((600, 380), (600, 380), 0.0)
+    quad = cv2.boxPoints(((600.0, 380.0), (126, 176), 0.0)).astype(np.float64)
+    calls = []
+
+    def reader(image, q, deck):
+        calls.append(1)
+        return Detection("9C", tuple((float(x), float(y)) for x, y in np.asarray(q)), 1.0)
+
+    tracker._read = tracker._once_a_frame(reader, "read")
+    tracker._rest_index = tracker._arrived_index = lambda q, k: k
+    tracker._seat_of_arm_over = lambda q, before=None, span=3: 2
+    tracker._pictures.append((60, 2.0, img))
+    told = Detection("6H", tuple(map(tuple, quad)), 0.97)
+    obs = tracker._arrivals(SimpleNamespace(image=img, t=2.0, index=60), [told], 60)
+    assert [o.code for o in obs] == ["6H"]
+
+    def look(picture, k):
+        tracker._pictures.append((k, k / 30, picture))
+        return picture
+
+    later = look(_table_pictures((600, 380), seed=2)[0], 61)  # the same card, another frame's noise
+    again = tracker._read(later, quad + 1.5, tracker.deck)
+    assert (again.code, again.confidence, calls) == ("6H", 0.97, [])
+    beside = tracker._read(later, quad + [30, 0], tracker.deck)  # an outline a few pips off it
+    assert (beside.code, beside.confidence, calls) == (UNKNOWN, 0.0, [])
+    assert tracker._read(later, quad + [300, 0], tracker.deck).code == "9C" and len(calls) == 1
+    assert tracker.stats == {**tracker.stats, "reads": 1, "told": 2}
+
+    changed = look(later.copy(), 62)
+    cv2.circle(changed, (600, 330), 14, (40, 40, 200), -1)
+    assert tracker._read(changed, quad, tracker.deck).code == "9C" and len(calls) == 2
+    assert tracker._read(later, quad + 1.0, tracker.deck).code == "9C"  # not the latest picture
+    assert len(calls) == 3
+
+
 def _benchmark_game(game: str, seed: int, duration: float):
     """The tracking benchmark's game (bench/vision_track.py: --harsh, 1920 x 1080) for its first
     `duration` seconds: (the tracker's observations, the simulator's truth events)."""

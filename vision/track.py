@@ -137,6 +137,10 @@ UNDER_STILL = 0.5  # share of a new card's footprint still between two past pict
 UNDER_NEW = 0.3  # ... this share of it unlike the table as last understood, showing not the new
 # card: another card lay there at rest, ...
 UNDER_SHARP = 0.5  # ... its picture there as sharp as kn's is at least this much (a card's print)
+TOLD_CHANGED = 0.005  # share of a told card's outline whose colours changed: it shows as told no more
+# (the tracking benchmark: a card still there changed 0 to 0.004 mostly; a queen of hearts laid
+# squarely on the queen of diamonds 0.027)
+TOLD_UNDER = 0.5  # share of an outline lying on a card that shows as told: it is no card on top
 TOLD_MEMORY = 100  # cards told lately: one read in past pictures is not told again (_seen_under)
 
 
@@ -239,6 +243,10 @@ class _Known:
     # the table around it seen from above (_top_down) when it was told there: the reference takes
     # in a copy laid on it piece by piece as the arm that lays it leaves, and then shows the copy
     seen_top: np.ndarray | None = None
+    # its outline's box and the camera's colour picture there when it was told, and that read:
+    # a card still showing so is that card still (_told_read)
+    seen_px: tuple[tuple[int, int, int, int], np.ndarray] | None = None
+    read: Detection | None = None
 
 
 class Tracker:
@@ -280,6 +288,8 @@ class Tracker:
         self._pictures: deque = deque()  # (index, capture time, picture) of the last LOOK_BACK_S
         self._turned: dict[int, tuple[np.ndarray, bool] | None] = {}  # _align_print, this frame's cards
         self._turned_k = -1  # ... and that frame
+        self._told_now: dict[int, float] = {}  # _told_changed, this frame's cards
+        self._told_k = -1  # ... and that frame
         self._told: deque = deque(maxlen=TOLD_MEMORY)  # the cards told last (_Known)
         self.rest_threshold = 12  # grey levels at mid resolution: a 1 px card-edge step shows
         self._times: dict[int, float] = {}
@@ -310,7 +320,7 @@ class Tracker:
         self._now_gx = self._now_gy = np.zeros((1, 1), np.float32)
         self._k3 = np.ones((3, 3), np.uint8)
         self._k5 = np.ones((5, 5), np.uint8)
-        self.stats = {"frames": 0, "fast": 0, "reads": 0}
+        self.stats = {"frames": 0, "fast": 0, "reads": 0, "told": 0}
         self._ahead: list[_Ahead] = []
         self._unread: list[_Unread] = []
         self._queued: list[tuple] = []  # regions to read ahead when the caller has time
@@ -325,11 +335,46 @@ class Tracker:
             key = (kind, id(img), np.asarray(quad, np.float64).tobytes())
             hit = self._this_frame.get(key)
             if hit is None:
+                told = self._told_read(img, np.asarray(quad, np.float64).reshape(4, 2))
+                if told is not None:
+                    self.stats["told"] += 1
+                    hit = self._this_frame[key] = (img, told)
+            if hit is None:
                 self.stats["reads"] += 1
                 # the picture is kept with its read, so that its id names no other while the entry lives
                 hit = self._this_frame[key] = (img, reader(img, quad, deck))
             return hit[1]
         return read
+
+    def _told_read(self, img: np.ndarray, quad: np.ndarray) -> Detection | None:
+        """What a read of this outline on the latest picture gives where it lies mostly on a
+        top model card that shows exactly as it did when told (_told_changed): that card's read
+        where the outline is the card's (within SAME_POSE_MM), nothing where it is another
+        (a card on it would have changed its picture; one under it shows too little to be read
+        as the card on top); None where no such card lies there: read it. (An arm passing over
+        a told card, or its shadow leaving, asks for reads of its place, 10 to 90 ms each.)"""
+        if not self._pictures or img is not self._pictures[-1][2]:
+            return None
+        mid = quad.mean(axis=0)
+        for kn in self.model:
+            if (not kn.top or not kn.own_outline or kn.read is None or kn.seen_px is None
+                    or np.linalg.norm(kn.quad.mean(axis=0) - mid) > np.ptp(kn.quad, axis=0).max()
+                    or self._overlap(quad, kn.quad) < TOLD_UNDER
+                    or self._told_changed_now(kn) > TOLD_CHANGED):
+                continue
+            if self._pose_apart_mm(quad, kn.quad) <= SAME_POSE_MM:
+                return replace(kn.read, corners=tuple((float(x), float(y)) for x, y in kn.quad))
+            return Detection(UNKNOWN, tuple((float(x), float(y)) for x, y in quad), 0.0)
+        return None
+
+    def _told_changed_now(self, kn: _Known) -> float:
+        """_told_changed on the latest picture, worked out once a frame."""
+        k, img = self._pictures[-1][0], self._pictures[-1][2]
+        if self._told_k != k:
+            self._told_now, self._told_k = {}, k
+        if id(kn) not in self._told_now:
+            self._told_now[id(kn)] = self._told_changed(img, kn)
+        return self._told_now[id(kn)]
 
     # ------------------------------------------------------------------ geometry helpers
 
@@ -1013,7 +1058,7 @@ class Tracker:
         for d in self._one_per_place([d for d in dets
                                       if d.confidence >= self.min_conf or not d.face_up]):
             kn = self._known_from(d)
-            kn.seen_top = self._top_down(frame.image, kn.x, kn.y, TURN_PATCH_MM).astype(np.uint8)
+            self._remember_as_told(frame.image, kn)
             self.model.append(kn)
             cards.append(CardSeen(kn.code, kn.x, kn.y, kn.angle, kn.zone,
                                   self.layout.seat_of_zone(kn.zone), kn.face_up, kn.back))
@@ -1152,7 +1197,7 @@ class Tracker:
         v = mm[1] - mm[0]
         ang = math.degrees(math.atan2(v[1], v[0]))
         zone = self.layout.zone_at(float(c[0]), float(c[1]))
-        return _Known(d.code, q, float(c[0]), float(c[1]), ang, zone, d.face_up, d.back)
+        return _Known(d.code, q, float(c[0]), float(c[1]), ang, zone, d.face_up, d.back, read=d)
 
     def _card_quads(self, frame: Frame, reg: np.ndarray, st) -> list[np.ndarray]:
         """Card-sized rectangles (image corners) fitted to where the table changed."""
@@ -1238,6 +1283,24 @@ class Tracker:
         m = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.fillConvexPoly(m, np.round(inner - [x0, y0]).astype(np.int32), 1)
         return (x0, y0, x1, y1), m > 0
+
+    def _remember_as_told(self, image: np.ndarray, kn: _Known) -> None:
+        """Keep the pictures of a model card's place as it shows when told (seen_top, seen_px)."""
+        kn.seen_top = self._top_down(image, kn.x, kn.y, TURN_PATCH_MM).astype(np.uint8)
+        x0, y0, x1, y1 = self._box_around(kn.quad, image, grow=0.0)
+        kn.seen_px = ((x0, y0, x1, y1), image[y0:y1, x0:x1].copy())
+
+    def _told_changed(self, image: np.ndarray, kn: _Known) -> float:
+        """The share of a model card's outline whose colours differ from its picture when told
+        (1.0 where that picture is not kept)."""
+        if kn.seen_px is None:
+            return 1.0
+        (x0, y0, x1, y1), then = kn.seen_px
+        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(m, np.round(kn.quad - [x0, y0]).astype(np.int32), 1)
+        m = cv2.erode(m, self._k3) > 0
+        d = np.max(cv2.absdiff(image[y0:y1, x0:x1], then), axis=2) > self.thr + 8
+        return float(np.count_nonzero(d & m)) / max(1, int(np.count_nonzero(m)))
 
     def _remember_print(self, image: np.ndarray, kn: _Known) -> None:
         """Keep a model card's print as it shows now, where it was read as itself (print_seen)."""
@@ -1694,7 +1757,7 @@ class Tracker:
                 if not kn.own_outline:  # it was read on the outline of the card below it
                     kn.quad = np.asarray(again[0].corners, np.float64).reshape(4, 2)
                     kn.own_outline = True
-                    kn.seen_top = None  # (seen on the card below's outline)
+                    kn.seen_top = kn.seen_px = None  # (seen on the card below's outline)
                 new_dets = [d for d in new_dets if all(d is not a for a in again)]
                 continue
             if need == "covered":
@@ -1896,12 +1959,12 @@ class Tracker:
             # its print as it shows now, read as itself: the rest of its change, settling in
             # pieces a frame or two later, is then no print change to read again
             self._remember_print(frame.image, kn)
-            kn.seen_top = self._top_down(frame.image, kn.x, kn.y, TURN_PATCH_MM).astype(np.uint8)
+            self._remember_as_told(frame.image, kn)
             # (a card deeper in a pile than any that may show again is never asked: _copy_over;
             # its picture goes, so that a long game's piles keep a few each)
             there = [o for o in self.model if math.hypot(o.x - kn.x, o.y - kn.y) < 25]
             for o in there[:-(SHOWS_FROM_BELOW + 2)]:
-                o.seen_top = None
+                o.seen_top = o.seen_px = None
         self._told.append(kn)
         zone_seat = self.layout.seat_of_zone(kn.zone)
         out.extend(self._unseen_departures(frame.t, zone=kn.zone))  # its slot was emptied
