@@ -406,15 +406,15 @@ def test_outlines_on_a_card_read_fully_surely_are_not_read_again():
 
 def test_a_still_patch_beside_arms_that_reads_as_nothing_is_not_read_on_its_other_outlines():
     """A still patch beside arms is read quickly, and counts only when read surely: where its first
-    outline reads as nothing at all (confidence 0), its other outlines (the same patch) are not
-    read. One whose first outline reads as something, unsurely, is read on all three."""
+    outline reads as next to nothing (below NOTHING_THERE), its other outlines (the same patch)
+    are not read. One whose first outline reads as something, unsurely, is read on all three."""
     from types import SimpleNamespace
 
     from vision.types import UNKNOWN, Detection
 
     tracker, _ = _bare_tracker()
 
-    for first, reads in ((0.0, 1), (0.3, 3)):
+    for first, reads in ((0.0, 1), (0.25, 1), (0.3, 3)):
         tracker._card_quads = lambda frame, reg, st: [_card_at(100, 100), _card_at(101, 100), _card_at(102, 100)]
         read = []
 
