@@ -1388,6 +1388,50 @@ def test_a_card_that_shows_as_it_did_when_told_is_not_read_again():
     assert len(calls) == 3
 
 
+def test_a_card_read_surely_under_a_hand_is_read_on_its_outline_when_its_region_settles():
+    """A card read surely beside arms with a hand on too much of it to be told is remembered by
+    its outline: a region that settles over it later reads that outline (the region the hand
+    leaves may join the card to the next one laid against it, and none of the outlines fitted to
+    it is the card's own), once, unless a read of the region or a model card lies there, or it
+    was read more than HELD_FRAMES ago."""
+    from types import SimpleNamespace
+
+    from vision.track import HELD_FRAMES, _Known
+    from vision.types import Detection
+
+    tracker, _ = _bare_tracker()
+    tracker.f, tracker.size = 0.25, (320, 180)
+    reads = []
+
+    def reader(image, q, deck):
+        reads.append(1)
+        return Detection("C6", tuple((float(x), float(y)) for x, y in np.asarray(q)), 1.0)
+
+    tracker._read = tracker._once_a_frame(reader, "read")
+    frame = SimpleNamespace(image=np.zeros((720, 1280, 3), np.uint8), t=3.0, index=90)
+    quad = _card_at(400, 200)
+    reg = np.zeros((180, 320), bool)
+    reg[50:90, 100:150] = True  # the settled region, over the card's place (small picture)
+    elsewhere = np.zeros((180, 320), bool)
+    elsewhere[150:170, 250:300] = True
+
+    tracker._held.append((80, quad))
+    assert tracker._held_reads(frame, elsewhere, 90, []) == [] and len(tracker._held) == 1
+    there = Detection("C8", tuple(map(tuple, quad + 2.0)), 1.0)
+    assert tracker._held_reads(frame, reg, 90, [there]) == [] and len(tracker._held) == 1
+    got = tracker._held_reads(frame, reg, 90, [])
+    assert [d.code for d in got] == ["C6"] and len(reads) == 1 and not tracker._held
+    assert tracker._held_reads(frame, reg, 91, []) == []  # read once
+
+    tracker._held.append((80, quad))
+    tracker.model.append(_Known("C6", quad.copy(), 100.0, 60.0, 0.0, "centre"))
+    assert tracker._held_reads(frame, reg, 90, []) == [] and len(reads) == 1  # told since
+    tracker.model.clear()
+    tracker._held.append((80, quad))
+    assert tracker._held_reads(frame, reg, 81 + HELD_FRAMES, []) == [] and not tracker._held
+    assert len(reads) == 1
+
+
 def _benchmark_game(game: str, seed: int, duration: float):
     """The tracking benchmark's game (bench/vision_track.py: --harsh, 1920 x 1080) for its first
     `duration` seconds: (the tracker's observations, the simulator's truth events)."""

@@ -91,6 +91,8 @@ SETTLE_S = 0.1  # a change must be still this long before it is read (2 frames a
 READ_THERE = 0.8  # share of an outline lying on a card read fully surely: a hypothesis of that card
 SURE = 0.9  # a read this sure settles a new card: its other outline hypotheses are not read
 HAND_ON_CARD = 0.15  # share of a card still read beside arms that moving things may cover
+HELD_FRAMES = 60  # a card read surely beside arms with a hand on it is read again on its outline
+# by a settling region within this many frames (_held_reads)
 STILL_RETRY_FRAMES = 6  # a still patch beside arms that read as no card is read again after
 HAND_OVER_READ = 0.5  # share of a card read surely while settling that an arm may cover now
 NOTHING_THERE = 0.3  # a read this unsure where a card was: no card shows there
@@ -326,6 +328,7 @@ class Tracker:
         self._queued: list[tuple] = []  # regions to read ahead when the caller has time
         self._feet: dict[bytes, tuple[tuple[slice, slice], np.ndarray]] = {}
         self._still_tried: dict[tuple, int] = {}  # still patches beside arms: place -> next read
+        self._held: deque = deque(maxlen=8)  # (frame, outline) of sure reads a hand lay over (_held_reads)
 
     def _once_a_frame(self, reader: Callable, kind: str) -> Callable:
         """reader, read once per quad in a frame: a card's outline is often read by more than
@@ -675,6 +678,7 @@ class Tracker:
                     continue
                 if self._share_over(np.asarray(d.corners, np.float64), recent) > HAND_ON_CARD:
                     self._still_tried[key] = k + 1  # a hand on it: look again soon
+                    self._held.append((k, np.asarray(d.corners, np.float64)))
                     continue
                 out.extend(self._arrive_beside_arms(frame, small, k, d, near))
             break
@@ -767,7 +771,33 @@ class Tracker:
             best = self._best_of(frame.image, group, k, quick)
             if best is not None:
                 dets.append(best)
+        if not quick:
+            dets.extend(self._held_reads(frame, reg, k, dets))
         return self._one_per_place(dets), True
+
+    def _held_reads(self, frame: Frame, reg: np.ndarray, k: int,
+                    dets: list[Detection]) -> list[Detection]:
+        """Sure reads, on their outlines, of the cards read surely beside arms lately that a hand
+        lay over too much of to be told (HAND_ON_CARD), where this settled region touches them
+        and no read of it lies there: the region the hand leaves may join the card to the next
+        one laid beside it, and no outline fitted to it is the card's own (a Wig Out card read
+        surely with fingers on a fifth of it, then another laid against it, never told)."""
+        out: list[Detection] = []
+        for entry in list(self._held):
+            k0, q = entry
+            if k - k0 > HELD_FRAMES:
+                self._held.remove(entry)
+                continue
+            if not self._touches(q, reg) or any(
+                    self._overlap(q, np.asarray(d.corners, np.float64)) > ONE_PLACE for d in dets + out):
+                continue
+            self._held.remove(entry)
+            if any(kn.top and self._overlap(q, kn.quad) > ONE_PLACE for kn in self.model):
+                continue  # told since, or another card lies on it
+            d = self._best_of(frame.image, [q], k)
+            if d is not None and self._sure(d):
+                out.append(d)
+        return out
 
     def _print_change_reads(self, image: np.ndarray, reg: np.ndarray, k: int,
                             quick: bool = False) -> list[Detection]:
