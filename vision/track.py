@@ -26,7 +26,11 @@ laid in its place (the next card into a row's slot) may not change the small gre
 enough to be noticed. When everyone plays at once, a card may be covered by the next one a
 frame or two after it landed, a hand still over part of it, and never be read: the camera's
 pictures of the last LOOK_BACK_S are kept, and where a new card is told, they are searched for
-a moment in which another card lay still at its place; read there, it is told first.
+a moment in which another card lay still at its place; read there, it is told first. A card read
+surely beside arms with a hand on too much of it is read again on its outline when its region
+settles. A told card whose place still shows its colours as they were when it was told is not
+read again: a read asked of its outline gives the read it was told by (an arm passing over the
+table asks for many such reads, 10 to 90 ms each).
 
 Times: a card's rest time is the capture time of the first frame in which it lay as it lies
 now. A short history of half-width grey pictures is kept; going back from the frame that
@@ -1329,8 +1333,10 @@ class Tracker:
         m = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.fillConvexPoly(m, np.round(kn.quad - [x0, y0]).astype(np.int32), 1)
         m = cv2.erode(m, self._k3) > 0
+        if not m.any():
+            return 1.0  # none of it in the picture: nothing shows as told
         d = np.max(cv2.absdiff(image[y0:y1, x0:x1], then), axis=2) > self.thr + 8
-        return float(np.count_nonzero(d & m)) / max(1, int(np.count_nonzero(m)))
+        return float(np.count_nonzero(d & m)) / int(np.count_nonzero(m))
 
     def _remember_print(self, image: np.ndarray, kn: _Known) -> None:
         """Keep a model card's print as it shows now, where it was read as itself (print_seen)."""
