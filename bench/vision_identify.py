@@ -10,8 +10,9 @@ when a detection near its centre has its code (a back: face down with its colour
 a detection there has another code (or colour), else "unknown". Reported per deck, also split
 into clear cards (>= 95 % visible) and covered ones (50-95 %). "phantom_conf_ge_0.9": confident
 detections that match no card of the scene with that code. "identify_misses_by_cause": of the
-cards identify() did not read right, those with no candidate quad (detect.find_candidates) whose
-corners all lie within 10 % of the card's short side of the truth, and those with one.
+cards identify() did not read right, those with no candidate quad (detect.find_candidates, given
+the table's markers as identify() gives them: they change the hypotheses searched in piles)
+whose corners all lie within 10 % of the card's short side of the truth, and those with one.
 identify_region is also run on every scored card's true quad, jittered by ~2 px and started at
 a random corner (what the tracker passes), and timed per call; identify() is timed per full
 frame. Medians, one thread.
@@ -35,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from vision.calibrate import play_area  # noqa: E402
 from vision.decks import builtin_names, get_deck  # noqa: E402
 from vision.decks.compose import table_scene  # noqa: E402
 from vision.detect import corner_gap, find_candidates  # noqa: E402
@@ -132,7 +134,7 @@ def run_deck(name: str, scenes: int, seed: int, fail_dir: Path | None, scale: fl
             full.add(v, hi)
             if v != "right":
                 if cand_quads is None:
-                    cand_quads = [c.corners for c in find_candidates(img)]
+                    cand_quads = [c.corners for c in find_candidates(img, markers=play_area(img)[1])]
                 gap = min((corner_gap(q, c) for c in cand_quads), default=np.inf)
                 causes["quad_near_not_read" if gap <= NEAR_QUAD * short else "no_quad_near"] += 1
             (clear if card.visible >= 0.95 else covered).add(v, hi)
