@@ -1430,6 +1430,10 @@ def test_a_card_read_surely_under_a_hand_is_read_on_its_outline_when_its_region_
     tracker._held.append((80, quad))
     assert tracker._held_reads(frame, reg, 81 + HELD_FRAMES, []) == [] and not tracker._held
     assert len(reads) == 1
+    # two cards held in one frame: the one the region settles over is read, the other kept
+    tracker._held.extend([(85, _card_at(1100, 600)), (85, quad)])
+    got = tracker._held_reads(frame, reg, 90, [])
+    assert [d.code for d in got] == ["C6"] and len(tracker._held) == 1 and tracker._held[0][1] is not quad
 
 
 def _benchmark_game(game: str, seed: int, duration: float):

@@ -189,6 +189,11 @@ def _far_flatter(then: np.ndarray, now: np.ndarray) -> bool:
     return float(now.std()) < BARE * float(then.std())
 
 
+def _corners(quad: np.ndarray) -> tuple[tuple[float, float], ...]:
+    """A quad's corners as a Detection keeps them."""
+    return tuple((float(x), float(y)) for x, y in np.asarray(quad).reshape(4, 2))
+
+
 def _correlation(a: np.ndarray, b: np.ndarray) -> float:
     """Normalised correlation of two pictures of one place (1: alike up to light and shadow)."""
     a, b = a - a.mean(), b - b.mean()
@@ -369,8 +374,8 @@ class Tracker:
                     or self._told_changed_now(kn) > TOLD_CHANGED):
                 continue
             if self._pose_apart_mm(quad, kn.quad) <= SAME_POSE_MM:
-                return replace(kn.read, corners=tuple((float(x), float(y)) for x, y in kn.quad))
-            return Detection(UNKNOWN, tuple((float(x), float(y)) for x, y in quad), 0.0)
+                return replace(kn.read, corners=_corners(kn.quad))
+            return Detection(UNKNOWN, _corners(quad), 0.0)
         return None
 
     def _told_changed_now(self, kn: _Known) -> float:
@@ -791,20 +796,20 @@ class Tracker:
         one laid beside it, and no outline fitted to it is the card's own (a Wig Out card read
         surely with fingers on a fifth of it, then another laid against it, never told)."""
         out: list[Detection] = []
-        for entry in list(self._held):
-            k0, q = entry
+        kept = []  # (entries are rebuilt, not removed: deque.remove compares outlines with ==)
+        for k0, q in self._held:
             if k - k0 > HELD_FRAMES:
-                self._held.remove(entry)
                 continue
             if not self._touches(q, reg) or any(
                     self._overlap(q, np.asarray(d.corners, np.float64)) > ONE_PLACE for d in dets + out):
+                kept.append((k0, q))
                 continue
-            self._held.remove(entry)
             if any(kn.top and self._overlap(q, kn.quad) > ONE_PLACE for kn in self.model):
                 continue  # told since, or another card lies on it
             d = self._best_of(frame.image, [q], k)
             if d is not None and self._sure(d):
                 out.append(d)
+        self._held = deque(kept, maxlen=self._held.maxlen)
         return out
 
     def _print_change_reads(self, image: np.ndarray, reg: np.ndarray, k: int,
@@ -887,7 +892,7 @@ class Tracker:
                 return None  # the cards above its like were taken off
             own = self._best_of(img, [turned], k)
             if own is not None and own.code == kn.code and own.face_up == kn.face_up:
-                return replace(own, corners=tuple((float(x), float(y)) for x, y in turned))
+                return replace(own, corners=_corners(turned))
             return None
         if self._looks_as_before(kn.quad):
             return None
