@@ -23,7 +23,7 @@ may pull the move off the print.
 
 A second reader fits each face to the whole print at once (_WholePrint): one blur and the light
 as a plane over the whole card, so that a face cannot buy a mark's fit with a gain and a move of
-its own, as it can in a window. On five clubs 49 to 57 px wide that the identify benchmark left
+its own, as it can in a window (what it leaves unexplained is counted near the marks). On five clubs 49 to 57 px wide that the identify benchmark left
 unread, on their true outlines, the windows alone chose the club by 0.02 to 0.09 (too little to
 be sure of), the two readers together by 0.07 to 0.23. It needs the quad on the card to a
 fraction of a pixel, so the quad is first laid on the card's outline, the strongest marks in the
@@ -82,6 +82,12 @@ def _warped(face: np.ndarray, corners: np.ndarray, shape: tuple[int, int], fine:
                                borderValue=-1.0)
 
 
+def _differ(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Where two faces drawn through one quad differ (a little softened: not at a rasterised
+    edge's last pixel)."""
+    return np.abs(cv2.GaussianBlur(a, (0, 0), 0.8) - cv2.GaussianBlur(b, (0, 0), 0.8)) > DIFFER
+
+
 class _Marks:
     """The windows where two faces, drawn through one quad, differ; and how well each face
     fits the crop there under a set of moves and blurs."""
@@ -90,8 +96,7 @@ class _Marks:
         self.crop, self.q, self.soft = crop, q, soft
         still = [_warped(f, q, crop.shape) for f in soft]
         inside = cv2.erode((still[0] >= 0).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
-        differ = np.abs(cv2.GaussianBlur(still[0], (0, 0), 0.8) - cv2.GaussianBlur(still[1], (0, 0), 0.8)) > DIFFER
-        marks = cv2.dilate((differ & inside).astype(np.uint8), np.ones((3, 3), np.uint8))
+        marks = cv2.dilate((_differ(*still) & inside).astype(np.uint8), np.ones((3, 3), np.uint8))
         n, lab, stats, _ = cv2.connectedComponentsWithStats(marks)
         h_img, w_img = crop.shape
         pixels, starts, spreads = [], [], []  # each window's pixels (flat crop index), in turn
@@ -151,9 +156,9 @@ ALIGN_REACH = 5  # image px: how far the quad is moved to lie on the marks both 
 ALIGN_TWIST = 4.0  # image px: how far the fine alignment may move a corner beyond the shift
 
 
-def _detail(img: np.ndarray) -> np.ndarray:
+def _detail(img: np.ndarray, sigma: float = 3.0) -> np.ndarray:
     """The picture less its light: what is left after a blur wider than a pip."""
-    return img - cv2.GaussianBlur(img, (0, 0), 3.0)
+    return img - cv2.GaussianBlur(img, (0, 0), sigma)
 
 
 def _print_drawn(shape: tuple[int, int], q: np.ndarray, both: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -227,6 +232,7 @@ def _aligned(crop: np.ndarray, q: np.ndarray, both: np.ndarray) -> np.ndarray:
 
 
 EDGE_REACH = 6.0  # image px: how far laying the card's outline on its edges may move a corner
+EDGE_DETAIL = 2.0  # image px: the outline is laid on the pictures' detail, less a blur this wide
 
 
 def _edge_aligned(crop: np.ndarray, q: np.ndarray, both: np.ndarray) -> np.ndarray:
@@ -235,7 +241,16 @@ def _edge_aligned(crop: np.ndarray, q: np.ndarray, both: np.ndarray) -> np.ndarr
     picture, hold it. On 375 of the benchmark's cards outlined 1.5 px off, the print alone (a few
     blurred pips, _aligned) left the quad a median 0.88 px off at the print and 12.5 % of them
     over 1.5 px, too far for one drawing to be told from the other; the edges, then the print,
-    0.55 px and 5.9 %. Only where the move stays within EDGE_REACH."""
+    0.55 px and 5.9 %. The move found is then refined on both pictures less their light
+    (_detail), as _aligned compares the print: ECC fits one gain and offset to the whole picture,
+    and the light across a card (a lamp's glare, the cloth's shading) is not one. On the
+    benchmark's 506 clear standard cards (seeds 1 and 2), outlined truly or 1.5 px off, that took
+    the quad's error at the print (the worst of nine points inside the card) from a median 0.70
+    px to 0.57, and the reads over 1.5 px off from 116 of 1,012 to 41; the pair read was sure of
+    the right black twin (PAIR_FLOOR_DRAWN + PAIR_SPAN) on 1,780 of 1,898 reads on seeds 1 to 8
+    (was 1,728), and chose the wrong one once, by 0.003 (three times, by up to 0.033). Laid on
+    the detail alone, from the quad given, did as well there, but left a quad 5 px off a wig-out
+    card off it, which the first pass lays on it. Only where the move stays within EDGE_REACH."""
     drawn = _warped(both, q, crop.shape)
     card = drawn >= 0
     around = cv2.dilate(card.astype(np.uint8), np.ones((5, 5), np.uint8)) == 0
@@ -249,6 +264,12 @@ def _edge_aligned(crop: np.ndarray, q: np.ndarray, both: np.ndarray) -> np.ndarr
                                        (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-4), mask, 3)
     except cv2.error:  # no convergence: the quad as given
         return q
+    try:  # then on the pictures less their light, from there
+        _, warp = cv2.findTransformECC(_detail(tmpl, EDGE_DETAIL), _detail(crop, EDGE_DETAIL), warp,
+                                       cv2.MOTION_HOMOGRAPHY,
+                                       (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 1e-4), mask, 3)
+    except cv2.error:  # no convergence: the first pass stands
+        pass
     moved = cv2.perspectiveTransform(q.reshape(-1, 1, 2), warp).reshape(4, 2).astype(np.float32)
     return moved if float(np.abs(moved - q).max()) <= EDGE_REACH else q
 
@@ -278,13 +299,25 @@ def _ink_hue(bgr: np.ndarray, shade: np.ndarray, inside: np.ndarray) -> np.ndarr
 WHOLE_BLURS = (0.5, 0.8, 1.1, 1.4, 1.7, 2.0, 2.4)  # image px: camera blurs tried for the whole print
 WHOLE_MOVES = (-0.5, -0.25, 0.0, 0.25, 0.5)  # image px: each face's moves, once the quad is laid on the card
 INSET_PX = 3  # image px: the card's border left out (its edge is where the outline errs most)
+MARKS_REACH = 3  # image px: what each face leaves unexplained is counted this near where the two differ
 
 
 class _WholePrint:
     """Both faces drawn through one quad and fitted to the whole card at once: one camera blur,
     the light as a plane (an offset and a gain that vary linearly across the card), each face
     moved by up to half a pixel. Fitting each mark in its own window, with its own gain and a
-    move of a pixel, let a small club's blurred pips pass for a spade's (module docstring)."""
+    move of a pixel, let a small club's blurred pips pass for a spade's (module docstring).
+
+    What each face leaves unexplained is counted only near where the two differ (MARKS_REACH):
+    elsewhere both draw the same print, and the light and blur they fit there alike left a
+    misfit that only diluted the margin. On the identify benchmark's clear standard cards (true
+    outlines and 1.5 px off), the pair read was then sure of the right black twin on 1,842 of
+    1,898 reads on seeds 1 to 8 (1,780 counted over the whole card), and chose the wrong one
+    once, by 0.023: a queen of clubs under a lamp's glare whose templates saw no card (structure
+    -0.16, so that identify does not ask the whole print: PAIR_STRUCTURE). On seeds 9 to 14,
+    kept out of this work, it was sure of 1,429 of 1,464 (1,361 before this and the outline's
+    refinement in _edge_aligned) and chose the wrong one in none; of the red twins, 1,548 of
+    1,566 (1,553)."""
 
     def __init__(self, crop: np.ndarray, q: np.ndarray, soft: list[np.ndarray]) -> None:
         still = _warped(soft[0], q, crop.shape)
@@ -297,16 +330,18 @@ class _WholePrint:
         self.x = xs / w - 0.5
         self.y = ys / h - 0.5
         self.seen = crop[self.inside].astype(np.float64)
-        self.seen_sq = float(self.seen @ self.seen)
         self.spread = float(((self.seen - self.seen.mean()) ** 2).sum()) if self.n else 0.0
         fine = round(1 / float(np.diff(WHOLE_MOVES).min()))
         self.fine = fine
         self.first = [fine // 2 - round(m * fine) for m in WHOLE_MOVES]  # each move's first px on the fine grid
         self.drawn = [_warped(f, q, crop.shape, fine) for f in soft]  # every move is a slice of these
+        near = 2 * MARKS_REACH + 1
+        differ = _differ(still, _warped(soft[1], q, crop.shape)).astype(np.uint8)
+        self.marked = (cv2.dilate(differ, np.ones((near, near), np.uint8)) > 0)[self.inside]
 
     def error(self, face: int, sigma: float, dy: int | None = None, dx: int | None = None) -> float:
-        """What the face leaves unexplained (sum of squares) at this blur and move (a slice of the
-        fine drawing; the middle one: unmoved), the light fitted."""
+        """What the face leaves unexplained (sum of squares, near the marks) at this blur and move
+        (a slice of the fine drawing; the middle one: unmoved), the light fitted on the whole card."""
         h, w = self.shape
         f, mid = self.fine, self.fine // 2
         moved = np.ascontiguousarray(self.drawn[face][mid if dy is None else dy::f, mid if dx is None else dx::f][:h, :w])
@@ -319,7 +354,8 @@ class _WholePrint:
             beta = np.linalg.solve(ata + 1e-9 * np.eye(6), aty)
         except np.linalg.LinAlgError:
             return np.inf
-        return max(float(self.seen_sq - beta @ aty), 0.0)
+        left = (self.seen - beta @ a)[self.marked]
+        return float(left @ left)
 
     def best_moved(self, face: int, sigma: float) -> float:
         """The least error over the moves: every other one first, then those beside the best."""
