@@ -260,3 +260,17 @@ def test_black_twins_are_told_apart_surely_on_a_harsh_simulated_table() -> None:
     assert len(m) >= 40
     assert m.min() >= 0.0, np.round(np.sort(m)[:5], 3)
     assert float((m >= PAIR_FLOOR_DRAWN + PAIR_SPAN).mean()) >= 0.9, np.round(np.sort(m)[:10], 3)
+
+
+def test_red_faces_are_compared_in_blue_and_green() -> None:
+    """In the red channel red ink is nearly as bright as the paper: two red faces are compared
+    where their ink is dark, two black ones (or a red and a black) in the mean of the three."""
+    from vision.pair_read import _weights_for
+
+    deck = get_deck("standard")
+    face = {c: deck.render_face(c, FACE_PX_PER_MM) for c in ("7H", "7D", "7S", "7C", "QH", "QD")}
+    for a, b in (("7H", "7D"), ("QH", "QD")):
+        w = _weights_for((face[a], face[b]))
+        assert w is not None and w[0, 2] == 0.0 and w[0, 0] > 0 and w[0, 1] > 0
+    assert _weights_for((face["7S"], face["7C"])) is None
+    assert _weights_for((face["7H"], face["7S"])) is None
