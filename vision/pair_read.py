@@ -23,9 +23,10 @@ may pull the move off the print.
 
 A second reader fits each face to the whole print at once (_WholePrint): one blur and the light
 as a plane over the whole card, so that a face cannot buy a mark's fit with a gain and a move of
-its own, as it can in a window (what it leaves unexplained is counted near the marks). On five clubs 49 to 57 px wide that the identify benchmark left
-unread, on their true outlines, the windows alone chose the club by 0.02 to 0.09 (too little to
-be sure of), the two readers together by 0.07 to 0.23. It needs the quad on the card to a
+its own, as it can in a window (what it leaves unexplained is counted near the marks). On five
+clubs 49 to 57 px wide that the identify benchmark left unread, on their true outlines, the
+windows alone chose the club by 0.02 to 0.09 (too little to be sure of), the two readers
+together by 0.07 to 0.23. It needs the quad on the card to a
 fraction of a pixel, so the quad is first laid on the card's outline, the strongest marks in the
 picture (_edge_aligned), then on the print at each turn (_aligned). Where the two readers disagree the margin is none;
 where they agree, the surer one's. Photographed faces and covered cards are read by the windows
@@ -74,10 +75,10 @@ def _weights_for(faces: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
     """The channels two faces are compared in: where both are printed in red ink, blue and green
     only, in which red ink is dark (in the red channel it is nearly as bright as the paper, so the
     mean of the three keeps two thirds of its contrast, against more of the camera's noise than
-    two channels leave). On the identify benchmark's clear red cards, true
-    outlines and 1.5 px off, the pair read was sure of the right twin on 2,047 of 2,058 reads on
-    seeds 1 to 8 (2,039 in the mean of the three) and 1,559 of 1,566 on seeds 9 to 14 (1,548),
-    and chose the wrong one in none. None: the mean of the three."""
+    two channels leave). On the identify benchmark's clear red cards, true outlines and 1.5 px
+    off, the pair read was sure of the right twin on 2,047 of 2,058 reads on seeds 1 to 8 (2,039
+    in the mean of the three) and 1,559 of 1,566 on seeds 9 to 14 (1,548), and chose the wrong
+    one in none. None: the mean of the three."""
     return _BLUE_GREEN if all(_red_ink(f) for f in faces) else None
 
 
@@ -273,8 +274,8 @@ def _edge_aligned(crop: np.ndarray, q: np.ndarray, both: np.ndarray) -> np.ndarr
     px to 0.57, and the reads over 1.5 px off from 116 of 1,012 to 41; the pair read was sure of
     the right black twin (PAIR_FLOOR_DRAWN + PAIR_SPAN) on 1,780 of 1,898 reads on seeds 1 to 8
     (was 1,728), and chose the wrong one once, by 0.003 (three times, by up to 0.033). Laid on
-    the detail alone, from the quad given, did as well there, but left a quad 5 px off a wig-out
-    card off it, which the first pass lays on it. Only where the move stays within EDGE_REACH."""
+    the detail alone, from the quad given, it did as well there, but left a wig-out card's quad
+    5 px off, which the first pass lays on the card. Only where the move stays within EDGE_REACH."""
     drawn = _warped(both, q, crop.shape)
     card = drawn >= 0
     around = cv2.dilate(card.astype(np.uint8), np.ones((5, 5), np.uint8)) == 0
