@@ -82,14 +82,21 @@ def _weights_for(faces: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
     return _BLUE_GREEN if all(_red_ink(f) for f in faces) else None
 
 
+RED_INK = 0.5  # a face whose ink's red stands out of its mean by this share of its darkness is printed in red
+
+
 def _red_ink(face: np.ndarray) -> bool:
-    """Is the face's ink red (_ink_hue, on the face shrunk as other_ink does)?"""
-    small = cv2.resize(face, None, fx=INK_SCALE, fy=INK_SCALE, interpolation=cv2.INTER_AREA)
-    hue = _ink_hue(small, _grey(small), np.ones(small.shape[:2], bool))
+    """Is the face's ink red (_face_ink)?"""
+    hue = _face_ink(face)[1]
     return hue is not None and float(hue[2]) > RED_INK
 
 
-RED_INK = 0.5  # a face whose ink's red stands out of its mean by this share of its darkness is printed in red
+def _face_ink(face: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """A face (BGR, drawn at FACE_PX_PER_MM) shrunk to INK_SCALE, in grey, and its ink's colour
+    (_ink_hue)."""
+    small = cv2.resize(face, None, fx=INK_SCALE, fy=INK_SCALE, interpolation=cv2.INTER_AREA)
+    grey = _grey(small)
+    return grey, _ink_hue(small, grey, np.ones(grey.shape, bool))
 
 
 def _warped(face: np.ndarray, corners: np.ndarray, shape: tuple[int, int], fine: int = 1) -> np.ndarray:
@@ -492,10 +499,8 @@ def other_ink(image: np.ndarray, corners: np.ndarray, face: np.ndarray) -> bool:
     seen = image[y0:y1, x0:x1]
     if seen.shape[0] < 8 or seen.shape[1] < 8:
         return False
-    small = cv2.resize(face, None, fx=INK_SCALE, fy=INK_SCALE, interpolation=cv2.INTER_AREA)
-    grey = _grey(small)
+    grey, face_hue = _face_ink(face)
     drawn = _warped(cv2.GaussianBlur(grey, (0, 0), 0.5), q - np.array([x0, y0], np.float32), seen.shape[:2])
     inside = cv2.erode((drawn >= 0).astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
     seen_hue = _ink_hue(seen, drawn, inside)
-    face_hue = _ink_hue(small, grey, np.ones(grey.shape, bool))
     return seen_hue is not None and face_hue is not None and float(np.abs(seen_hue - face_hue).max()) > INK_HUE
