@@ -247,20 +247,22 @@ def _pile(comp, deck, rng: np.random.Generator, at: tuple[float, float], spread:
 def test_the_top_card_of_a_pile_of_white_faces_has_a_hypothesis_on_its_outline() -> None:
     """A white card on white cards shows no outline along the sides that lie on them: fitted
     side by side, such a side follows the card below and the quad leaves the top card. The
-    rectangle fitted whole keeps the card's shape and is a hypothesis too."""
+    rectangle fitted whole keeps the card's shape and is a hypothesis too. (36 piles: whether
+    one pile's top has a hypothesis on it turns on a quarter of a pixel of where it is drawn, and
+    12 piles went from 10 to 9 so, while 36 went from 28 to 32.)"""
     from vision.decks.compose import Composer
 
     deck = get_deck("standard")
     rng = np.random.default_rng(5)
     long_px = 90.0
     near = 0
-    for seed in range(12):
+    for seed in range(36):
         comp = Composer(360, 300, cloth=(40, 70, 45), rng=np.random.default_rng(seed))
         top = _pile(comp, deck, rng, (180, 150), 14, long_px)
         img = comp.finish(blur=1.0, noise=2.5, gradient=0.05).image
         gap = min(corner_gap(top, c.corners) for c in find_candidates(img, card_px=long_px))
         near += gap <= 0.1 * long_px * 0.714
-    assert near >= 10, f"the top card has a hypothesis on its outline in {near} of 12 piles"
+    assert near >= 30, f"the top card has a hypothesis on its outline in {near} of 36 piles"
 
 
 def test_a_printed_field_of_any_hue_is_found() -> None:

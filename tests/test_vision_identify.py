@@ -877,7 +877,10 @@ def test_a_quad_on_no_card_is_given_up_after_its_first_read(monkeypatch) -> None
             return replace(m, **first) if len(calls) == 1 else m
 
         monkeypatch.setattr(ident, "_match", match)
-        d = identify_region(image, q + 3.0, deck)
+        # (2 px off each way: _aligned lays a quad up to about 3 px off a card this size on it,
+        # but not every way: on four cards 189 of 196 such moves were read surely, not 3 px
+        # right and down from this one)
+        d = identify_region(image, q + 2.0, deck)
         assert len(calls) == reads, name
         assert (d.code == UNKNOWN) == (reads == 1)
 
@@ -950,7 +953,7 @@ def test_a_card_whose_index_reads_it_fully_surely_needs_no_pair_read(monkeypatch
 
 def test_a_card_unsure_only_against_its_twin_is_not_pose_searched_where_its_index_is_sure(monkeypatch) -> None:
     """A standard card whose templates are sure against every card but its twin (an 8 of
-    diamonds against the 8 of hearts), and whose corner index reads surely as one of the two: a
+    spades against the 8 of clubs), and whose corner index reads surely as one of the two: a
     search of its exact pose (10-20 ms, the largest part of a standard read on the tracker's
     moving frames) would tell the twins apart no better than the index and the pair read do, so
     it is not run. An index read unsure, or of a third card, leaves the search to run."""
@@ -958,21 +961,22 @@ def test_a_card_unsure_only_against_its_twin_is_not_pose_searched_where_its_inde
 
     deck = get_deck("standard")
     comp = Composer(300, 300, cloth=(40, 90, 50), rng=np.random.default_rng(2))
-    comp.add_card(deck, "8D", card_quad(150, 150, 25.0, 110))
+    comp.add_card(deck, "8S", card_quad(150, 150, 25.0, 110))
     scene = comp.finish(blur=1.0, noise=2.0)
     corners = np.array(scene.cards[0].corners)
     q = ident._oriented(np.asarray(corners, np.float32))
     _, m = ident._best_read(scene.image, q, ident.templates(deck), True, search=False, align=False)
-    assert m.confidence < 0.9 and m.rival == ("8H", None)  # the case: unsure against the twin only
-    for index_read, searched in ((("8D", 1.0), False), (("8H", 0.96), False), (("8D", 0.6), True),
-                                 (("3D", 1.0), True)):
+    # the case: unsure against the twin only (an 8 of diamonds so drawn is read surely now)
+    assert m.confidence < 0.9 and m.rival == ("8C", None) and m.other_margin * m.quality >= 0.9
+    for index_read, searched in ((("8S", 1.0), False), (("8C", 0.96), False), (("8S", 0.6), True),
+                                 (("3S", 1.0), True)):
         monkeypatch.undo()
         calls = _counted(monkeypatch, ident, "_pose_search")
         _index_reads(monkeypatch, *index_read)
         d = identify_region(scene.image, corners, deck)
         assert bool(calls) == searched, index_read
-        if index_read == ("8D", 1.0):
-            assert (d.code, d.confidence) == ("8D", 1.0)
+        if index_read == ("8S", 1.0):
+            assert (d.code, d.confidence) == ("8S", 1.0)
 
 
 def test_a_sure_index_read_of_one_twin_is_not_sure_where_the_pair_read_names_the_other(monkeypatch) -> None:
@@ -1147,7 +1151,9 @@ def test_a_standard_cards_margin_is_taken_against_its_twin_however_far_its_overa
     x = ident._normalise(pic).reshape(-1)[ident._perm()]
     score, res, a, b = ident._scores(x, t, clipped=ident._grouped(ident._clipped(pic)))
     far = score.copy()
-    far[np.array([k[0] == near.rival[0] for k in t.keys])] = 10.0 * float(score.max())  # last by fit
+    twin_rows = np.array([k[0] == near.rival[0] for k in t.keys])
+    far[twin_rows] += 10.0 * float(score.max())  # last by fit (its own rows in their order: its likeliest
+    # row is still the one turned and blurred as the picture is)
     m = ident._match(pic, t, strict=True, fitted=(far, res, a, b))
     assert (m.code, m.rival) == (near.code, near.rival) and m.confidence <= near.confidence + 1e-6, m
 
@@ -1337,8 +1343,10 @@ def test_an_over_exposed_cards_clipped_white_fitted_in_blocks_reads_as_pixel_by_
     """A camera exposed for a dark cloth clips most of a card's white: thousands of pixel
     channels, each weighed against every template, took most of such a table's frame time.
     From POOL_CLIPPED_FROM of them, a 2 x 2 block clipped whole is fitted as one (weighing four):
-    each card's fit is nearly what it is pixel by pixel (within 10 % where it could be taken for
-    the card, near ties aside the cards rank alike), and the read is the same."""
+    each card's fit is nearly what it is pixel by pixel (within 15 % where it could be taken for
+    the card, near ties aside the cards rank alike), and the read is the same. (10 % until the
+    picture lay on its templates to the half pixel: the card's own misfit more than halved, the blocks'
+    share of it, about 0.0002, stayed.)"""
     import vision.identify as ident
 
     deck = get_deck(deck_name)
@@ -1357,7 +1365,7 @@ def test_an_over_exposed_cards_clipped_white_fitted_in_blocks_reads_as_pixel_by_
     best = int(np.argmin(exact))
     assert t.keys[best][0] == code and int(np.argmin(pooled)) == best
     near = exact < 3 * exact[best]  # the cards that could be taken for it
-    assert np.allclose(pooled[near], exact[near], rtol=0.1), np.abs(pooled / exact - 1)[near].max()
+    assert np.allclose(pooled[near], exact[near], rtol=0.15), np.abs(pooled / exact - 1)[near].max()
     assert pooled_read.code == exact_read.code == code
     assert abs(pooled_read.confidence - exact_read.confidence) < 0.05, (pooled_read, exact_read)
 
@@ -1375,3 +1383,63 @@ def test_a_card_read_in_the_other_colour_is_read_by_its_ink(code: str, read_as: 
                      other_margin=0.8)
     got = ident._pair_settled(image, np.asarray(q, np.float32), deck, m, twins=True)
     assert got.code == code and got.confidence >= 0.9, got
+
+
+def _shift(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """How far (x, y, px) b's content lies from a's: least squares on the pictures' gradients."""
+    mean = (a + b) / 2
+    gx = cv2.Sobel(mean, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(mean, cv2.CV_32F, 0, 1, ksize=3) / 8
+    g = np.array([[np.sum(gx * gx), np.sum(gx * gy)], [np.sum(gx * gy), np.sum(gy * gy)]])
+    return np.linalg.solve(g, [np.sum(gx * (a - b)), np.sum(gy * (a - b))])
+
+
+@pytest.mark.parametrize(("code", "turn", "long_px"), [("7C", 17.0, 180), ("QH", -40.0, 90), ("5D", 3.0, 60)])
+def test_a_card_rectified_from_either_end_is_the_same_picture(code: str, turn: float, long_px: int) -> None:
+    """rectify lays the quad's corners on the picture's outer edges, where the templates (a face
+    shrunk whole) have the card's: so a card read from its printed top-left and one read from its
+    bottom-right, turned back, are one picture. (The corners were laid on the first and last
+    pixel centres: each picture lay half a pixel off its template towards the first corner, and
+    a seven of clubs read as the seven from one end and as a six from the other.)"""
+    import vision.identify as ident
+
+    deck = get_deck("standard")
+    comp = Composer(400, 400, rng=np.random.default_rng(1))
+    q = card_quad(200.3, 190.6, turn, long_px)
+    comp.add_card(deck, code, q, px_per_mm=long_px / 88.9)
+    img = comp.finish().image
+    i = ident.INSET
+    ahead = ident.rectify(img, q).astype(np.float32).mean(axis=2)[i:-i, i:-i]
+    turned = ident.rectify(img, np.roll(q, 2, axis=0))[::-1, ::-1].astype(np.float32).mean(axis=2)[i:-i, i:-i]
+    assert np.abs(_shift(ahead, turned)).max() < 0.05
+
+
+def test_a_card_seen_well_whose_index_names_another_rank_surely_is_unknown(monkeypatch) -> None:
+    """Two readers, each at least half sure of a different card (not twins), leave the card
+    unknown: a covered queen of hearts 45 px wide, which the templates read at 0.81, had its
+    corner index read as the ace of hearts fully surely (our faces' big Q passed for its pip),
+    and the index's read stood. An index read of the card itself, or of its twin (the pair read
+    settles those), still counts."""
+    for code, index_read, read in (("QH", ("AH", 1.0), UNKNOWN), ("9S", ("6S", 1.0), UNKNOWN),
+                                   ("QH", ("QH", 1.0), "QH"), ("9S", ("9C", 1.0), "9S")):
+        deck, q, image = _one_card("standard", code)
+        monkeypatch.undo()
+        _index_reads(monkeypatch, *index_read)
+        d = identify_region(image, q, deck)
+        assert d.code == read, (code, index_read, d)
+
+
+def test_a_card_whose_twin_is_undecided_and_whose_index_names_another_rank_is_unknown(monkeypatch) -> None:
+    """Templates torn between a king of spades and the king of clubs alone (the pair read cannot
+    settle them: fingers over the card) are still sure it is a king: an index read of the ace of
+    spades, fully sure, leaves the card unknown, not an ace (a card picked up off the table was
+    told as an ace of spades that way)."""
+    import vision.identify as ident
+
+    deck, q, image = _one_card("standard", "KS")
+    monkeypatch.setattr(ident, "_pair_settled", lambda image, q, deck, m, twins=False: replace(
+        m, confidence=0.0, rival=(ident._twin_code(m.code), None), rival_margin=0.0, paired=0.0))
+    _index_reads(monkeypatch, "AS", 1.0)
+    assert identify_region(image, q, deck).code == UNKNOWN
+    _index_reads(monkeypatch, "KS", 1.0)  # (its index names the king: it is read)
+    assert identify_region(image, q, deck).code == "KS"

@@ -91,7 +91,7 @@ def rectify_card(image: np.ndarray, corners: np.ndarray, px_per_mm: float = STOR
 
     q = _oriented(corners)
     w, h = card_size_px(px_per_mm)
-    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) - 0.5  # (the picture's outer edges)
     m = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
     return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 

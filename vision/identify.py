@@ -208,11 +208,14 @@ def rectify(image: np.ndarray, corners: np.ndarray, w: int = RW, h: int = RH) ->
             k = min(1.0, scale * 1.5)
             crop = cv2.resize(crop, (max(2, round(crop.shape[1] * k)), max(2, round(crop.shape[0] * k))),
                               interpolation=cv2.INTER_AREA)
-            q = (q - off) * np.array([crop.shape[1] / (x1 - x0), crop.shape[0] / (y1 - y0)], np.float32)
+            k_xy = np.array([crop.shape[1] / (x1 - x0), crop.shape[0] / (y1 - y0)], np.float32)
+            q = (q - off + 0.5) * k_xy - 0.5  # (pixel centres, as cv2.resize maps them)
         else:
             q = q - off
         image = crop
-    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    # the corners on the picture's outer edges, half a px beyond its first and last px centres:
+    # where the templates (a whole face shrunk by cv2.resize) have the card's edges
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32) - 0.5
     m = cv2.getPerspectiveTransform(q, dst)
     return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
@@ -1353,6 +1356,14 @@ def _twin_checked(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match) -> _M
     return replace(m, confidence=m.confidence * (1.0 - sure), quality=m.quality * (1.0 - sure))
 
 
+def _rank_sure(m: _Match, conf: float) -> float:
+    """How sure the templates are of the card's rank: their read's confidence, or where they are
+    torn between the card and its twin alone, their margin against every other card."""
+    if m.rival is not None and m.rival[1] is None and _twins(m.code, m.rival[0]):
+        return max(conf, m.other_margin * m.quality)
+    return conf
+
+
 def _twin_code(code: str) -> str | None:
     """The code of a standard card's twin (_twins), or None (a joker, or not a standard code)."""
     for pair in _TWIN_SUITS:
@@ -1467,7 +1478,19 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
                         and (code[-1:] in _BLACK or _index_blurred(deck, index_q)):
                     r_conf *= max(0.0, 1.0 - m.paired / PAIR_CONTRADICTS)
                 if r_conf >= INDEX_SURE or (r_conf >= MIN_CONFIDENCE and r_conf > conf and sees_card):
-                    code, conf, rot, q = r.code, r_conf, r.rot, index_q
+                    if not _twins(r.code, code) and _rank_sure(m, conf) >= MIN_CONFIDENCE \
+                            and m.structure >= PAIR_STRUCTURE:
+                        # the templates see the card well and name another rank, at least half
+                        # surely: two readers sure of different cards leave it unknown (a covered
+                        # queen of hearts 45 px wide, the templates' 0.81, its index read as the
+                        # ace at 1.0: the big Q in the middle of our faces passed for a pip; a
+                        # king of spades under the fingers picking it up, the templates torn
+                        # between it and the king of clubs only, its index read as the ace of
+                        # spades at 1.0). Not where the templates are unsure of the rank: a real
+                        # deck's four of spades fitted our five best, unsurely, its index read right
+                        conf = 0.0
+                    else:
+                        code, conf, rot, q = r.code, r_conf, r.rot, index_q
     if back is not None and conf >= MIN_CONFIDENCE:
         conf *= _margin_shown(image, q, deck, back)
     q = np.roll(q, -((rot // 90) % 4), axis=0)  # rot: quarter turns to the printed top-left

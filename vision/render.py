@@ -600,7 +600,7 @@ class Renderer:
         if x1 <= x0 or y1 <= y0:
             return
         h, w = img.shape[:2]
-        src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+        src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) - 0.5  # the picture's outer edges
         m = cv2.getPerspectiveTransform(src, (q - [x0, y0]).astype(np.float32))
         size = (x1 - x0, y1 - y0)
         warped = cv2.warpPerspective(img, m, size, flags=cv2.INTER_LINEAR,

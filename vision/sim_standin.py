@@ -66,7 +66,7 @@ _TW, _TH = 32, 44  # size of the rectified comparison picture
 
 def _rectify(image: np.ndarray, corners) -> np.ndarray:
     src = np.asarray(corners, np.float32).reshape(4, 2)
-    dst = np.array([[0, 0], [_TW, 0], [_TW, _TH], [0, _TH]], np.float32)
+    dst = np.array([[0, 0], [_TW, 0], [_TW, _TH], [0, _TH]], np.float32) - 0.5  # (outer edges, as cv2.resize)
     m = cv2.getPerspectiveTransform(src, dst)
     return cv2.warpPerspective(image, m, (_TW, _TH), flags=cv2.INTER_AREA)
 

@@ -75,7 +75,7 @@ class Composer:
         ppm = px_per_mm or max(2.0, min(8.0, 2.0 * side / 88.9))
         face = deck.render_back(back, ppm) if code is None else deck.render_face(code, ppm)
         fh, fw = face.shape[:2]
-        src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+        src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32) - 0.5  # the face's outer edges
         m = cv2.getPerspectiveTransform(src, q)
         h, w = self.img.shape[:2]
         warped = cv2.warpPerspective(face, m, (w, h), flags=cv2.INTER_AREA if ppm > 4 else cv2.INTER_LINEAR)
