@@ -659,7 +659,7 @@ class Tracker:
                 sl, m = self._foot_small(np.asarray(d.corners, np.float64))
                 since = int(np.count_nonzero((self._last_change[sl] > a.k) & m))
                 if self._sure(d) and since <= HAND_OVER_READ * int(np.count_nonzero(m)):
-                    out.extend(self._arrive_beside_arms(frame, small, k, d, near))
+                    out.extend(self._arrive_beside_arms(frame, small, k, d, near, read_k=a.k))
         still = cv2.morphologyEx((busy & ~near).astype(np.uint8), cv2.MORPH_OPEN, self._k3)
         n, lab, st, _ = cv2.connectedComponentsWithStats(still, connectivity=4)
         card = CARD_W_MM * CARD_H_MM * (self._px_mm * self.f) ** 2
@@ -728,13 +728,14 @@ class Tracker:
         return d.confidence >= SURE and not (d.code == UNKNOWN and d.face_up)
 
     def _arrive_beside_arms(self, frame: Frame, small: np.ndarray, k: int, d: Detection,
-                            near: np.ndarray) -> list[TableObservation]:
+                            near: np.ndarray, read_k: int | None = None) -> list[TableObservation]:
         """Report a card read at rest beside arms; take the part of it no arm is near into the
         reference (the rest is read again, and found known, once the arms have gone).
         A copy laid on a top card of its code is a new card, not that card read again (on a
-        Wig Out pile every card is the pile's character, and the arms never leave the middle)."""
+        Wig Out pile every card is the pile's character, and the arms never leave the middle).
+        read_k: the frame d was read in, where before this one (read ahead)."""
         laid_on = {id(d): o for o in self.model if self._is_copy(d, o)}
-        out = self._arrivals(frame, [d], k, laid_on=laid_on)
+        out = self._arrivals(frame, [d], k, laid_on=laid_on, read_k=read_k)
         sl, m = self._foot_small(np.asarray(d.corners, np.float64))
         foot = np.zeros(near.shape, bool)
         foot[sl] = m
@@ -1898,7 +1899,8 @@ class Tracker:
                     # it went too (a pattern gathered, the card a neighbour overlapped last)
                     revealed.add(id(below))
                     todo.append(below)
-        out.extend(self._arrivals(frame, new_dets, k, borrowed, laid_on))
+        out.extend(self._arrivals(frame, new_dets, k, borrowed, laid_on,
+                                  read_k=ahead.k if ahead is not None else None))
         if (card_shaped and not explained) or unsure:
             # a card-shaped change that nothing explains: a card not readable yet (a hand's
             # shadow on it, glare, blur): read it again a few times before giving up on it
@@ -1916,10 +1918,12 @@ class Tracker:
 
     def _arrivals(self, frame: Frame, new_dets: list[Detection], k: int,
                   borrowed: Collection[int] = (),
-                  laid_on: dict[int, _Known] | None = None) -> list[TableObservation]:
+                  laid_on: dict[int, _Known] | None = None,
+                  read_k: int | None = None) -> list[TableObservation]:
         """Observations for cards newly read at rest, and the model updated with them.
         borrowed: the reads (ids) made on another card's outline; laid_on: those of copies
-        laid on a card of their code (not that card read again), with that card."""
+        laid on a card of their code (not that card read again), with that card. read_k: the
+        frame the reads were made in, where before this one (read_ahead)."""
         laid_on = laid_on or {}
         out: list[TableObservation] = []
         for d in new_dets:
@@ -1928,6 +1932,14 @@ class Tracker:
             q = kn.quad
             arrived = self._arrived_index(q, k)
             ri = max(self._rest_index(q, k), arrived)
+            if read_k is not None and ri > read_k:
+                # read at rest in frame read_k, it lay so by then: what lies over part of it now
+                # (the next card, in the hand laying it beside) hid it in this frame's picture,
+                # so its rest is looked for from the picture it was read in (a Wackee Six card
+                # told 4 frames late, the next card's hand over its end)
+                then = next((g for kk, g, *_ in self._history() if kk == read_k and g is not None), None)
+                if then is not None:
+                    ri = max(min(ri, self._rest_index(q, read_k, then)), arrived)
             kn.rest_k = ri
             under = laid_on.get(id(d))
             if under is not None and ri < under.rest_k + self.settle:
