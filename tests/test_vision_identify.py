@@ -1443,3 +1443,20 @@ def test_a_card_whose_twin_is_undecided_and_whose_index_names_another_rank_is_un
     assert identify_region(image, q, deck).code == UNKNOWN
     _index_reads(monkeypatch, "KS", 1.0)  # (its index names the king: it is read)
     assert identify_region(image, q, deck).code == "KS"
+
+
+@pytest.mark.parametrize("move", [(-3, -3), (-3, 3), (3, -3), (3, 3)])
+def test_a_quad_too_far_off_for_its_template_to_guide_is_still_laid_on_the_card(move) -> None:
+    """A quad 3 px off both ways on a card 140 px long (over a canonical pixel each way) leaves so
+    little of the print on it that the likeliest template, fitted there, explains too little to
+    guide _aligned's shift: the whole picture chooses the shift then, and the quad is moved
+    where the template guides again (a Slap Wacky card so outlined read at 0.41 to 0.85)."""
+    import vision.identify as ident
+
+    deck, q, image = _one_card("slap-wacky", "P3-2W")
+    t = ident.templates(deck)
+    quad = ident._oriented(np.asarray(q + np.float32(move), np.float32))
+    moved, pic, fitted = ident._aligned(image, quad, t, True)
+    m = ident._match(pic, t, False, fitted)
+    assert (m.code, m.confidence >= 0.9) == ("P3-2W", True), (move, m.confidence)
+    assert np.abs(moved - ident._oriented(np.asarray(q, np.float32))).max() < np.abs(quad - ident._oriented(np.asarray(q, np.float32))).max()

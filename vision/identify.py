@@ -1039,14 +1039,10 @@ def _aligned(image: np.ndarray, q: np.ndarray, t: _Templates, align: bool = True
     model = _fitted_picture(t, j, a, b)
     use = np.zeros(CH * CW, np.float32)
     use[_pix_perm()] = np.repeat(res[:, j] < COVER_TAU, ppc)
-    if use.sum() < 0.3 * use.size:
-        return np.asarray(q, np.float32).reshape(4, 2), centre, fitted
     use = use.reshape(CH, CW, 1)
-    mean = (x0 * use).sum(axis=(0, 1)) / max(float(use.sum()), 1.0)
-    if float((((x0 - model) ** 2) * use).sum()) > (1.0 - ALIGN_STRUCTURE) * float((((x0 - mean) ** 2) * use).sum()):
-        return np.asarray(q, np.float32).reshape(4, 2), centre, fitted  # another design: no guide
-
     big_clipped = big >= CLIPPED
+    if not _guides(x0, model, use):
+        return _guided_from_afar(q, big, f, big_clipped, canon, to_image, t, model, p, centre, fitted)
 
     def err(dx: int, dy: int) -> float:
         at = (slice(p + dy + INSET, p + dy + RH - INSET), slice(p + dx + INSET, p + dx + RW - INSET))
@@ -1062,6 +1058,47 @@ def _aligned(image: np.ndarray, q: np.ndarray, t: _Templates, align: bool = True
                 base, (dx, dy) = e, move
     if dx == 0 and dy == 0:
         return np.asarray(q, np.float32).reshape(4, 2), centre, fitted
+    moved = cv2.perspectiveTransform((canon + np.float32([dx, dy]))[None], to_image)[0]
+    return moved.astype(np.float32), big[p + dy:p + dy + RH, p + dx:p + dx + RW], None
+
+
+def _guides(x: np.ndarray, model: np.ndarray, use: np.ndarray) -> bool:
+    """Does the fitted template explain enough of the picture (a share of its cells, and of
+    the variation there) to guide the quad's shift?"""
+    if use.sum() < 0.3 * use.size:
+        return False
+    mean = (x * use).sum(axis=(0, 1)) / max(float(use.sum()), 1.0)
+    return float((((x - model) ** 2) * use).sum()) <= (1.0 - ALIGN_STRUCTURE) * float((((x - mean) ** 2) * use).sum())
+
+
+def _guided_from_afar(q, big, f, big_clipped, canon, to_image, t, model, p, centre, fitted):
+    """_aligned's answer where the likeliest template does not guide at the quad as given: a
+    quad over a pixel off along both axes (3 image px on a card 140 px long) leaves too little
+    of the print on it. The whole picture then chooses the shift (across, then down); taken
+    only where the template guides there."""
+    as_given = (np.asarray(q, np.float32).reshape(4, 2), centre, fitted)
+    ones = np.ones((CH, CW, 1), np.float32)
+
+    def at(dx: int, dy: int) -> tuple[slice, slice]:
+        return slice(p + dy + INSET, p + dy + RH - INSET), slice(p + dx + INSET, p + dx + RW - INSET)
+
+    base = _squared((f[at(0, 0)] - model) * ones, big_clipped[at(0, 0)])
+    dx = dy = 0
+    for axis in (0, 1):
+        for k in (-p, -1, 1, p):
+            move = (k, dy) if axis == 0 else (dx, k)
+            e = _squared((f[at(*move)] - model) * ones, big_clipped[at(*move)])
+            if e < 0.8 * base:
+                base, (dx, dy) = e, move
+    if dx == 0 and dy == 0:
+        return as_given
+    x = f[at(dx, dy)]
+    score, res, a, b = _scores(x.reshape(-1)[_perm()], t, clipped=_grouped(_clipped(big[p + dy:p + dy + RH, p + dx:p + dx + RW])))
+    j = int(np.argmin(score))
+    use = np.zeros(CH * CW, np.float32)
+    use[_pix_perm()] = np.repeat(res[:, j] < COVER_TAU, CH * CW // (GRID[0] * GRID[1]))
+    if not _guides(x, _fitted_picture(t, j, a, b), use.reshape(CH, CW, 1)):
+        return as_given
     moved = cv2.perspectiveTransform((canon + np.float32([dx, dy]))[None], to_image)[0]
     return moved.astype(np.float32), big[p + dy:p + dy + RH, p + dx:p + dx + RW], None
 
