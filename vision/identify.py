@@ -1064,14 +1064,17 @@ def _aligned(image: np.ndarray, q: np.ndarray, t: _Templates, align: bool = True
 
 def _guides(x: np.ndarray, model: np.ndarray, use: np.ndarray) -> bool:
     """Does the fitted template explain enough of the picture (a share of its cells, and of
-    the variation there) to guide the quad's shift?"""
+    the variation there) to guide the quad's shift? (Not on a card of another design than our
+    faces', nor on a quad too far off the card to show its print where the template has it.)"""
     if use.sum() < 0.3 * use.size:
         return False
     mean = (x * use).sum(axis=(0, 1)) / max(float(use.sum()), 1.0)
     return float((((x - model) ** 2) * use).sum()) <= (1.0 - ALIGN_STRUCTURE) * float((((x - mean) ** 2) * use).sum())
 
 
-def _guided_from_afar(q, big, f, big_clipped, canon, to_image, t, model, p, centre, fitted):
+def _guided_from_afar(q: np.ndarray, big: np.ndarray, f: np.ndarray, big_clipped: np.ndarray,
+                      canon: np.ndarray, to_image: np.ndarray, t: _Templates, model: np.ndarray, p: int,
+                      centre: np.ndarray, fitted: tuple) -> tuple[np.ndarray, np.ndarray, tuple | None]:
     """_aligned's answer where the likeliest template does not guide at the quad as given: a
     quad over a pixel off along both axes (3 image px on a card 140 px long) leaves too little
     of the print on it. The whole picture then chooses the shift (across, then down); taken
