@@ -1015,10 +1015,11 @@ def _aligned(image: np.ndarray, q: np.ndarray, t: _Templates, align: bool = True
     surely: the margins allow a one-pixel move only. The card's frame (margin, fields, index
     corners) sets the shift, so that the likeliest template serves even where it is the wrong
     card. Searched across, then down (each moves one pair of sides), on the cells the template
-    explains, in one picture rectified with a border. The third value: the picture's _scores
-    when it is the quad's own (not moved). align=False: the quad as given (a standard deck,
-    printed in many designs: our renders of it would lead the quad off a real card, and its
-    corner index is read on the quad as found)."""
+    explains (on the whole picture where it explains too little: _guides), in one picture
+    rectified with a border. The third value: the picture's _scores when it is the quad's own
+    (not moved). align=False: the quad as given (a standard deck, printed in many designs: our
+    renders of it would lead the quad off a real card, and its corner index is read on the quad
+    as found)."""
     p = ALIGN_PX if align else 0
     w, h = RW + 2 * p, RH + 2 * p
     canon = np.array([[p, p], [p + RW, p], [p + RW, p + RH], [p, p + RH]], np.float32)
@@ -1028,38 +1029,44 @@ def _aligned(image: np.ndarray, q: np.ndarray, t: _Templates, align: bool = True
     centre = big[p:p + RH, p:p + RW]
     f = big.astype(np.float32) / _white_ref(centre.astype(np.float32))  # _normalise, with a border
     np.minimum(f, 2.0, out=f)
-    x0 = f[p + INSET:p + RH - INSET, p + INSET:p + RW - INSET]
+    x0 = f[_inner(p, 0, 0)]
     fitted = _scores(x0.reshape(-1)[_perm()], t, clipped=_grouped(_clipped(centre)))
     if not align:
         return np.asarray(q, np.float32).reshape(4, 2), centre, fitted
     score, res, a, b = fitted
     j = int(np.argmin(score))
-    ncell = GRID[0] * GRID[1]
-    ppc = CH * CW // ncell
     model = _fitted_picture(t, j, a, b)
-    use = np.zeros(CH * CW, np.float32)
-    use[_pix_perm()] = np.repeat(res[:, j] < COVER_TAU, ppc)
-    use = use.reshape(CH, CW, 1)
+    use = _explained(res, j)
     big_clipped = big >= CLIPPED
-    if not _guides(x0, model, use):
-        return _guided_from_afar(q, big, f, big_clipped, canon, to_image, t, model, p, centre, fitted)
-
-    def err(dx: int, dy: int) -> float:
-        at = (slice(p + dy + INSET, p + dy + RH - INSET), slice(p + dx + INSET, p + dx + RW - INSET))
-        return _squared((f[at] - model) * use, big_clipped[at])  # (use is 0 or 1)
-
-    base = err(0, 0)
-    dx = dy = 0
-    for axis in (0, 1):
-        for k in (-p, -1, 1, p):
-            move = (k, dy) if axis == 0 else (dx, k)
-            e = err(*move)
-            if e < 0.8 * base:  # a clear gain only: else the quad as given
-                base, (dx, dy) = e, move
+    guided = _guides(x0, model, use)
+    # where the template does not guide at the quad as given (another design than our faces', or
+    # a quad over a pixel off both ways, 3 image px on a card 140 px long, which leaves too little
+    # of the print on it), the whole picture chooses the shift, taken only where it guides there
+    dx, dy = _best_shift(f, model, use if guided else np.ones_like(use), big_clipped, p)
     if dx == 0 and dy == 0:
         return np.asarray(q, np.float32).reshape(4, 2), centre, fitted
+    moved_pic = big[p + dy:p + dy + RH, p + dx:p + dx + RW]
+    if not guided:
+        x = f[_inner(p, dx, dy)]
+        score, res, a, b = _scores(x.reshape(-1)[_perm()], t, clipped=_grouped(_clipped(moved_pic)))
+        j = int(np.argmin(score))
+        if not _guides(x, _fitted_picture(t, j, a, b), _explained(res, j)):
+            return np.asarray(q, np.float32).reshape(4, 2), centre, fitted
     moved = cv2.perspectiveTransform((canon + np.float32([dx, dy]))[None], to_image)[0]
-    return moved.astype(np.float32), big[p + dy:p + dy + RH, p + dx:p + dx + RW], None
+    return moved.astype(np.float32), moved_pic, None
+
+
+def _inner(p: int, dx: int, dy: int) -> tuple[slice, slice]:
+    """The compared part (INSET in) of the card's picture moved by (dx, dy) in one rectified with
+    a border of p."""
+    return slice(p + dy + INSET, p + dy + RH - INSET), slice(p + dx + INSET, p + dx + RW - INSET)
+
+
+def _explained(res: np.ndarray, j: int) -> np.ndarray:
+    """The pixels (CH x CW x 1, 0 or 1) of the cells template j explains (not taken for covered)."""
+    use = np.zeros(CH * CW, np.float32)
+    use[_pix_perm()] = np.repeat(res[:, j] < COVER_TAU, CH * CW // (GRID[0] * GRID[1]))
+    return use.reshape(CH, CW, 1)
 
 
 def _guides(x: np.ndarray, model: np.ndarray, use: np.ndarray) -> bool:
@@ -1072,38 +1079,23 @@ def _guides(x: np.ndarray, model: np.ndarray, use: np.ndarray) -> bool:
     return float((((x - model) ** 2) * use).sum()) <= (1.0 - ALIGN_STRUCTURE) * float((((x - mean) ** 2) * use).sum())
 
 
-def _guided_from_afar(q: np.ndarray, big: np.ndarray, f: np.ndarray, big_clipped: np.ndarray,
-                      canon: np.ndarray, to_image: np.ndarray, t: _Templates, model: np.ndarray, p: int,
-                      centre: np.ndarray, fitted: tuple) -> tuple[np.ndarray, np.ndarray, tuple | None]:
-    """_aligned's answer where the likeliest template does not guide at the quad as given: a
-    quad over a pixel off along both axes (3 image px on a card 140 px long) leaves too little
-    of the print on it. The whole picture then chooses the shift (across, then down); taken
-    only where the template guides there."""
-    as_given = (np.asarray(q, np.float32).reshape(4, 2), centre, fitted)
-    ones = np.ones((CH, CW, 1), np.float32)
+def _best_shift(f: np.ndarray, model: np.ndarray, use: np.ndarray, clipped: np.ndarray, p: int) -> tuple[int, int]:
+    """The whole canonical pixels (up to p each way) by which the picture f (rectified with a
+    border of p) fits the model best on the pixels used: across, then down, a clear gain only
+    (else none)."""
+    def err(dx: int, dy: int) -> float:
+        at = _inner(p, dx, dy)
+        return _squared((f[at] - model) * use, clipped[at])  # (use is 0 or 1)
 
-    def at(dx: int, dy: int) -> tuple[slice, slice]:
-        return slice(p + dy + INSET, p + dy + RH - INSET), slice(p + dx + INSET, p + dx + RW - INSET)
-
-    base = _squared((f[at(0, 0)] - model) * ones, big_clipped[at(0, 0)])
+    base = err(0, 0)
     dx = dy = 0
     for axis in (0, 1):
         for k in (-p, -1, 1, p):
             move = (k, dy) if axis == 0 else (dx, k)
-            e = _squared((f[at(*move)] - model) * ones, big_clipped[at(*move)])
+            e = err(*move)
             if e < 0.8 * base:
                 base, (dx, dy) = e, move
-    if dx == 0 and dy == 0:
-        return as_given
-    x = f[at(dx, dy)]
-    score, res, a, b = _scores(x.reshape(-1)[_perm()], t, clipped=_grouped(_clipped(big[p + dy:p + dy + RH, p + dx:p + dx + RW])))
-    j = int(np.argmin(score))
-    use = np.zeros(CH * CW, np.float32)
-    use[_pix_perm()] = np.repeat(res[:, j] < COVER_TAU, CH * CW // (GRID[0] * GRID[1]))
-    if not _guides(x, _fitted_picture(t, j, a, b), use.reshape(CH, CW, 1)):
-        return as_given
-    moved = cv2.perspectiveTransform((canon + np.float32([dx, dy]))[None], to_image)[0]
-    return moved.astype(np.float32), big[p + dy:p + dy + RH, p + dx:p + dx + RW], None
+    return dx, dy
 
 
 def _promising(m: _Match) -> bool:
