@@ -1465,6 +1465,16 @@ def test_a_card_that_paused_on_its_way_to_rest_is_not_told_as_two_copies():
         ("reveal", "row:1:3")]
 
 
+def test_a_card_an_arm_hid_as_it_landed_is_told_from_the_arm_that_laid_it():
+    """Seat 1 lays a 10 of hearts in the middle (the standard deck, the tracking benchmark's
+    seed 202); as it lands, seat 4's arm reaches over it to a pile beyond and hides it for ten
+    frames. The card was seen sliding into place in seat 1's hand just before; the arms over it
+    when it first showed at rest were seat 4's, and it was told from seat 4."""
+    obs, truth = _benchmark_game("standard", 202, 3.0)
+    assert [(e.kind, e.seat) for e in truth if getattr(e, "code", None) == "10H"] == [("card_rest", 1)]
+    assert [(o.kind, o.seat) for o in obs if getattr(o, "code", None) == "10H"] == [("card_rest", 1)]
+
+
 def _demo_round(game: str, seed: int, seconds: float):
     """The demo's first round of a game (the rules core's simulated players acted out on the
     simulated table and filmed as the demo films it: referee.demo.round_table) for its first

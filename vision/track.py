@@ -248,6 +248,7 @@ class _Known:
     touched: int = -1  # last frame an arm lay over it since it was last read (-1: none)
     own_outline: bool = True  # False: read on the outline of the card it was laid on
     rest_k: int = -1  # the frame it came to rest in (-1: it lay there from the start)
+    hidden_k: int | None = None  # the first of the frames just before rest_k hands hid it in
     told_gone: bool = False  # it left a row slot unseen, and that was told (LeftUnseenObs)
     # its print's picture (image box, crop) when it was last read as itself there: the reference
     # takes a card just laid in piece by piece, and meanwhile its print differs from it
@@ -324,6 +325,7 @@ class Tracker:
         # ... and those of them whose place showed changed as the arms left (_never_moved)
         self._seen_off: deque = deque(maxlen=TOLD_MEMORY)
         self._foot_n = 0
+        self._slid_there = False  # _moved_thin found the card sliding where it lies now
         self._noise = 0.0
         self._edges = np.zeros((1, 1), bool)
         self._rim = np.zeros((1, 1), bool)
@@ -1541,7 +1543,9 @@ class Tracker:
         A card that slid shows as thin lines along its edges and print in the difference; hands
         and their shadows are broad blobs, left out (with a margin) whatever they cover. A broad
         change that no hand explains, along which the card's outline does not show in the past
-        picture, is the card lying elsewhere then (many pixels away, still on its way)."""
+        picture, is the card lying elsewhere then (many pixels away, still on its way).
+        Sets _slid_there: whether a move found was the card sliding a little where it lies now."""
+        self._slid_there = False
         d = cv2.absdiff(a, b)
         big = (d > max(self.rest_threshold, 4.0 * self._noise)).astype(np.uint8)
         blob = cv2.morphologyEx(big, cv2.MORPH_OPEN, self._k3)
@@ -1578,7 +1582,8 @@ class Tracker:
             return False
         ys, xs = np.nonzero(thin)
         fy, fx = np.nonzero(foot)
-        return len(set(zip((ys > fy.mean()).tolist(), (xs > fx.mean()).tolist(), strict=True))) >= 2
+        self._slid_there = len(set(zip((ys > fy.mean()).tolist(), (xs > fx.mean()).tolist(), strict=True))) >= 2
+        return self._slid_there
 
     def _detail_matched(self, a: np.ndarray, b: np.ndarray, foot: np.ndarray) -> float:
         """The share of the card's fine detail (the picture now, b, less its blur) that the past
@@ -1658,11 +1663,17 @@ class Tracker:
         """First frame in which the card lay as it lies now (as far as no hand covered it), or
         as it lay in frame k_now's mid-size grey picture, where given (a card seen only in past
         pictures, _seen_under)."""
+        return self._rest_and_hidden(quad, k_now, picture)[0]
+
+    def _rest_and_hidden(self, quad: np.ndarray, k_now: int,
+                         picture: np.ndarray | None = None) -> tuple[int, int | None]:
+        """(_rest_index, the first of the frames just before it in which hands hid its place,
+        or None where none did): it came to rest somewhere in those frames, unseen."""
         foot, box = self._footprint_mid(quad)
         hist = self._history()
         picture = self._mid_now if picture is None else picture
         if not hist or picture is None:
-            return k_now
+            return k_now, None
         now = picture[box]
         self._look_at(now, foot)
         first = k_now
@@ -1681,10 +1692,14 @@ class Tracker:
             if moved:
                 # hidden frames between: the card may have slid under the hand; the first frame
                 # in which it showed as it lies now is the best known
-                return unknown_since if unknown_since is not None else first
+                # (the hidden frames tell of its arrival only where it was seen sliding into
+                # place before them, in the hand that laid it: a place hidden before the card
+                # came there was hidden by arms passing, the one that laid it came later)
+                hidden = first if unknown_since is not None and self._slid_there else None
+                return (first if unknown_since is None else unknown_since), hidden
             unknown_since = None
             first = k
-        return first
+        return first, None
 
     def _arrived_index(self, quad: np.ndarray, k_now: int) -> int:
         """The frame by which the card's place had changed from the reference picture (a
@@ -1931,7 +1946,8 @@ class Tracker:
             kn.own_outline = id(d) not in borrowed
             q = kn.quad
             arrived = self._arrived_index(q, k)
-            ri = max(self._rest_index(q, k), arrived)
+            rest, hidden = self._rest_and_hidden(q, k)
+            ri = max(rest, arrived)
             if read_k is not None and ri > read_k:
                 # read at rest in frame read_k, it lay so by then: what lies over part of it now
                 # (the next card, in the hand laying it beside) hid it in this frame's picture,
@@ -1939,8 +1955,10 @@ class Tracker:
                 # told 4 frames late, the next card's hand over its end)
                 then = next((g for kk, g, *_ in self._history() if kk == read_k and g is not None), None)
                 if then is not None:
-                    ri = max(min(ri, self._rest_index(q, read_k, then)), arrived)
+                    rest, hidden = self._rest_and_hidden(q, read_k, then)
+                    ri = max(min(ri, rest), arrived)
             kn.rest_k = ri
+            kn.hidden_k = hidden if ri == rest else None
             under = laid_on.get(id(d))
             if under is not None and ri < under.rest_k + self.settle:
                 under.top = True  # it came to rest with the card: that card, on another outline
@@ -1982,7 +2000,14 @@ class Tracker:
         out: list[TableObservation] = []
         q = kn.quad
         t_rest = self._times.get(ri, frame.t)
-        arm_seat = self._seat_of_arm_over(q, ri)
+        arm_seat = None
+        if kn.hidden_k is not None:
+            # hands hid its place before it showed at rest: the arm that laid it was over it in
+            # the last frame it was seen on its way (an arm passing over it later hid it until
+            # ri: a ten of hearts was told from the arm that reached past it to the next pile)
+            arm_seat = self._seat_of_arm_over(q, kn.hidden_k - 1)
+        if arm_seat is None:
+            arm_seat = self._seat_of_arm_over(q, ri)
         src = self._source(kn, arm_seat, t_rest)
         from_zone = None
         seat = None
