@@ -1947,16 +1947,16 @@ class Tracker:
             q = kn.quad
             arrived = self._arrived_index(q, k)
             rest, hidden = self._rest_and_hidden(q, k)
-            ri = max(rest, arrived)
-            if read_k is not None and ri > read_k:
+            if read_k is not None and max(rest, arrived) > read_k:
                 # read at rest in frame read_k, it lay so by then: what lies over part of it now
                 # (the next card, in the hand laying it beside) hid it in this frame's picture,
                 # so its rest is looked for from the picture it was read in (a Wackee Six card
-                # told 4 frames late, the next card's hand over its end)
+                # told 4 frames late, the next card's hand over its end); the earlier rest stands
                 then = next((g for kk, g, *_ in self._history() if kk == read_k and g is not None), None)
                 if then is not None:
-                    rest, hidden = self._rest_and_hidden(q, read_k, then)
-                    ri = max(min(ri, rest), arrived)
+                    rest, hidden = min((rest, hidden), self._rest_and_hidden(q, read_k, then),
+                                       key=lambda r: r[0])
+            ri = max(rest, arrived)
             kn.rest_k = ri
             kn.hidden_k = hidden if ri == rest else None
             under = laid_on.get(id(d))
