@@ -1475,6 +1475,17 @@ def test_a_card_an_arm_hid_as_it_landed_is_told_from_the_arm_that_laid_it():
     assert [(o.kind, o.seat) for o in obs if getattr(o, "code", None) == "10H"] == [("card_rest", 1)]
 
 
+def test_a_card_turned_onto_a_waste_spot_beside_a_row_is_fitted_at_the_spot():
+    """Spite and Malice, the tracking benchmark's seed 102: seat 3 turns a 6 onto its waste pile,
+    right beside the first card of its row, which the hand's shadow also changed. The change's
+    outline joined the two, its box centred between them: no card outline was fitted on either
+    side's card, the 6 was never read and never told."""
+    obs, truth = _benchmark_game("spite-and-malice", 102, 1.5)
+    assert [(e.kind, e.zone) for e in truth if getattr(e, "code", None) == "6"] == [("reveal", "waste:3")]
+    assert [(o.kind, o.zone, o.seat) for o in obs if getattr(o, "code", None) == "6"] == [
+        ("reveal", "waste:3", 3)]
+
+
 def _demo_round(game: str, seed: int, seconds: float):
     """The demo's first round of a game (the rules core's simulated players acted out on the
     simulated table and filmed as the demo films it: referee.demo.round_table) for its first

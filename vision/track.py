@@ -1401,15 +1401,31 @@ class Tracker:
                 continue
             if self._touches(kn.quad, reg):
                 out.append((kn.x, kn.y))
+        spots: list[tuple[float, float]] = []
         for box in self.layout.spots.values():
             if box.contains(cx, cy) or math.hypot(box.cx - cx, box.cy - cy) < 30:
                 out.append((box.cx, box.cy))
+            elif math.hypot(box.cx - cx, box.cy - cy) < 80 and self._changed_centre(reg, box.cx, box.cy):
+                # the change reaches over the spot: a card laid there, its change joined to its
+                # neighbour's in the row (a 6 turned onto a waste pile beside the row, its
+                # change's box centred between the two, was fitted on neither and never told)
+                spots.append((box.cx, box.cy))
         keep: list[tuple[float, float]] = []
         for p in out:
             if all(math.hypot(p[0] - q[0], p[1] - q[1]) > 6 for q in keep) and \
                     math.hypot(p[0] - cx, p[1] - cy) > 4:
                 keep.append(p)
-        return keep[:3]
+        keep = keep[:3]
+        for p in spots:
+            if all(math.hypot(p[0] - q[0], p[1] - q[1]) > 6 for q in keep):
+                keep.append(p)
+        return keep
+
+    def _changed_centre(self, reg: np.ndarray, x_mm: float, y_mm: float) -> bool:
+        """Does the changed region cover this table point (on the small picture)?"""
+        px = self.cal.to_image(np.array([[x_mm, y_mm]], np.float64))[0] * self.f
+        i, j = int(round(px[1])), int(round(px[0]))
+        return 0 <= i < reg.shape[0] and 0 <= j < reg.shape[1] and bool(reg[i, j])
 
     def _fit_card(self, image: np.ndarray, cx: float, cy: float, others: int = 0) -> list[np.ndarray]:
         """Card rectangles (table mm) whose outline best follows the picture's edges near (cx, cy).
