@@ -1394,7 +1394,7 @@ class Tracker:
 
     def _anchors(self, reg: np.ndarray, cx: float, cy: float) -> list[tuple[float, float]]:
         """Table points (mm) near (cx, cy) where a new card may lie: model cards the changed
-        region touches, and the layout spot there."""
+        region touches, the layout spot there, and any spot further off that the change covers."""
         out: list[tuple[float, float]] = []
         for kn in self.model:
             if math.hypot(kn.x - cx, kn.y - cy) > 45:
