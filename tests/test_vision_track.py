@@ -1486,6 +1486,16 @@ def test_a_card_turned_onto_a_waste_spot_beside_a_row_is_fitted_at_the_spot():
         ("reveal", "waste:3", 3)]
 
 
+def test_a_read_across_two_cards_does_not_stand_against_a_better_fit_at_its_place():
+    """Wig Out, the tracking benchmark's seed 202: seat 1 turns a 1 onto its waste pile beside
+    the last card of its row. The 1 read unsurely on its own outline; an outline across it and
+    the row card, turned a quarter, read as a 2 just over the confidence floor and fitted twice
+    as badly. The 2 was told where no card lay."""
+    obs, truth = _benchmark_game("wig-out", 202, 2.5)
+    assert [(e.kind, e.code) for e in truth if getattr(e, "zone", None) == "waste:1"] == [("reveal", "C1")]
+    assert [(o.kind, o.code) for o in obs if getattr(o, "zone", None) == "waste:1" and o.code != "C1"] == []
+
+
 def _demo_round(game: str, seed: int, seconds: float):
     """The demo's first round of a game (the rules core's simulated players acted out on the
     simulated table and filmed as the demo films it: referee.demo.round_table) for its first

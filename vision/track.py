@@ -784,9 +784,10 @@ class Tracker:
             if any(d.confidence >= 1.0 and all(self._overlap(q, np.asarray(d.corners, np.float64)) > READ_THERE
                                                for q in group) for d in dets):
                 continue  # on a card read fully surely: its read would not stand (_one_per_place)
-            best = self._best_of(frame.image, group, k, quick)
+            best = self._best_of(frame.image, group, k, quick, unsure=True)
             if best is not None:
                 dets.append(best)
+        dets = [d for d in self._one_per_place(dets, settled=True) if self._counts(d)]
         if not quick:
             dets.extend(self._held_reads(frame, reg, k, dets))
         return self._one_per_place(dets), True
@@ -840,14 +841,22 @@ class Tracker:
                 break  # the pile's top card, read surely: the other fits are of the cards below
         return dets
 
-    def _one_per_place(self, dets: list[Detection]) -> list[Detection]:
+    def _one_per_place(self, dets: list[Detection], settled: bool = False) -> list[Detection]:
         """Outline hypotheses of one card may read as two (a sure read and a look-alike at an
-        outline a little off): one place holds one top card, the surest read."""
+        outline a little off): one place holds one top card, the surest read. settled: the
+        reads include unsure ones, and two at one place are settled as two reads of one card
+        (identify.settle: of two cards named, the better fit stands, no surer than the other is
+        unsure; a Wig Out 1 on a waste pile, read unsurely on its own outline, and as the 2 on an
+        outline across it and the row card beside it that fitted twice as badly, was told as a 2)."""
         kept: list[Detection] = []
         for d in sorted(dets, key=lambda d: -d.confidence):
             q = np.asarray(d.corners, np.float64)
-            if all(self._overlap(q, np.asarray(o.corners, np.float64)) <= ONE_PLACE for o in kept):
+            i = next((i for i, o in enumerate(kept)
+                      if self._overlap(q, np.asarray(o.corners, np.float64)) > ONE_PLACE), None)
+            if i is None:
                 kept.append(d)
+            elif settled:
+                kept[i] = settle(kept[i], d)
         return kept
 
     def _needs_read(self, kn: _Known, reg: np.ndarray, new_dets: list[Detection],
@@ -2369,10 +2378,11 @@ class Tracker:
         return not any(o.code == read.code and o.face_up == read.face_up for o in below[-SHOWS_FROM_BELOW:])
 
     def _best_of(self, img: np.ndarray, outlines: list[np.ndarray], k: int,
-                 quick: bool = False) -> Detection | None:
+                 quick: bool = False, unsure: bool = False) -> Detection | None:
         """The read of one card that stands among its outline hypotheses (identify.settle: where
         two outlines read as two cards, the better fit, no surer than the other is unsure; a
-        pale 3 read unsurely on its own outline and as a 7 on an outline 12 px off is no 7)."""
+        pale 3 read unsurely on its own outline and as a 7 on an outline 12 px off is no 7).
+        unsure: also a read that does not count (_counts), for the caller to settle with others."""
         best: Detection | None = None
         read = self._read_quick if quick else self._read
         for i, q in enumerate(outlines):
@@ -2389,9 +2399,13 @@ class Tracker:
                 # patches that read as nothing at all read surely on another outline, nor any of
                 # 16 whose first read was above 0 and below NOTHING_THERE)
                 break
-        if best is None or (best.code == UNKNOWN and (best.back is None or best.face_up)):
-            return None
-        return best if best.confidence >= self.min_conf else None
+        if best is None or unsure:
+            return best
+        return best if self._counts(best) else None
+
+    def _counts(self, d: Detection) -> bool:
+        """Does the read name a card (a face, or a back of a known colour) surely enough?"""
+        return not (d.code == UNKNOWN and (d.back is None or d.face_up)) and d.confidence >= self.min_conf
 
     def _foot_small(self, quad: np.ndarray) -> tuple[tuple[slice, slice], np.ndarray]:
         """A card's footprint on the small picture, cropped to its box (cached: model cards
