@@ -1496,6 +1496,18 @@ def test_a_read_across_two_cards_does_not_stand_against_a_better_fit_at_its_plac
     assert [(o.kind, o.code) for o in obs if getattr(o, "zone", None) == "waste:1" and o.code != "C1"] == []
 
 
+def test_a_card_carried_back_over_a_row_is_not_told_laid_there():
+    """Spite and Malice, the tracking benchmark's seed 201: seat 4 takes a 4 back from the
+    middle, and carrying it home holds it still a moment over the 1 in its row, where it read
+    surely. It had lain so one frame: it was told turned up on the 1. It is told once, where it
+    lands in the row."""
+    obs, truth = _benchmark_game("spite-and-malice", 201, 5.2)
+    assert [(e.kind, e.zone) for e in truth if getattr(e, "code", None) == "4" and e.t > 4.0] == [
+        ("take_back", "centre"), ("reveal", "row:4:2")]
+    assert [(o.kind, o.zone) for o in obs if getattr(o, "code", None) == "4" and o.t > 4.0] == [
+        ("take_back", "centre"), ("reveal", "row:4:2")]
+
+
 def _demo_round(game: str, seed: int, seconds: float):
     """The demo's first round of a game (the rules core's simulated players acted out on the
     simulated table and filmed as the demo films it: referee.demo.round_table) for its first

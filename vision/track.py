@@ -33,7 +33,8 @@ read again: a read asked of its outline gives the read it was told by (an arm pa
 table asks for many such reads, 10 to 90 ms each).
 
 Times: a card's rest time is the capture time of the first frame in which it lay as it lies
-now. A short history of half-width grey pictures is kept; going back from the frame that
+now; a card that has lain so for fewer than `settle` frames is read again later (a card carried
+home may be held still a moment over the table). A short history of half-width grey pictures is kept; going back from the frame that
 settled it, each picture is compared with the current one over the card's footprint: broad
 changes (hands, shadows) are left out; what is left means it was still sliding when it is
 explained, far beyond the sensor noise, as the card's own edges and print moved by a small
@@ -1726,6 +1727,12 @@ class Tracker:
             first = k
         return first, None
 
+    def _fresh(self, d: Detection, k: int) -> bool:
+        """Did the card read lie as it lies now for less than the settle frames (its place
+        changed by then)?"""
+        q = np.asarray(d.corners, np.float64)
+        return k - max(self._rest_index(q, k), self._arrived_index(q, k)) < self.settle - 1
+
     def _arrived_index(self, quad: np.ndarray, k_now: int) -> int:
         """The frame by which the card's place had changed from the reference picture (a
         quarter of the part that changed at all): it cannot have come to rest there before. (A
@@ -1823,15 +1830,24 @@ class Tracker:
             new_dets, card_shaped = list(ahead.dets), ahead.card_shaped
         else:
             new_dets, card_shaped = self._new_reads(frame, reg, st, k)
+        unread = self._unread_at(reg)
+        may_retry = unread is None or unread.tries + 1 < len(RETRY_FRAMES)
+        # a card that lay as now only a frame ago may still be on its way (a card carried back
+        # to its seat, held still a moment over a row card, was told laid there): read again a
+        # little later (its rest frame is found again then), or, out of tries, once its place,
+        # kept out of the reference, settles again
+        fresh = [d for d in new_dets if self._fresh(d, k)]
+        new_dets = [d for d in new_dets if all(d is not f for f in fresh)]
         explained = bool(new_dets)  # does what was read account for the change?
         borrowed: set[int] = set()  # reads on a model card's outline, not the new card's own
         # reads of copies laid on a top card of their code: new cards, not it read again
         laid_on = {id(d): o for d in new_dets for o in self.model if self._is_copy(d, o)}
         # model cards in this region: still there, covered, or gone?
-        unread = self._unread_at(reg)
-        may_retry = unread is None or unread.tries + 1 < len(RETRY_FRAMES)
-        unsure = False  # another card read at a model card's place, not yet surely
+        unsure = bool(fresh)  # another card read at a model card's place, not yet surely
         held = np.zeros_like(reg)  # places of top cards a hand lies over now: read once it leaves
+        for d in fresh:  # ... and of cards perhaps still on their way
+            sl, m = self._foot_small(np.asarray(d.corners, np.float64))
+            held[sl] |= m
         todo = list(self.model)
         revealed: set[int] = set()  # cards on top again as the card on them left, this pass
         while todo:
@@ -1898,6 +1914,11 @@ class Tracker:
                 # before telling it taken back (in a seat's zone, where none is told, a card
                 # read again later was taken for a copy laid on it, or hid the next one's reveal)
                 unsure = True
+                continue
+            if self._laid_over(kn, still) and self._fresh(still, k):
+                unsure = True  # a card on it that may still be on its way (as above)
+                sl, m = self._foot_small(np.asarray(still.corners, np.float64))
+                held[sl] |= m
                 continue
             if self._laid_over(kn, still):
                 kn.top = False  # another card now lies on it: covered, not gone
