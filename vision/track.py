@@ -32,21 +32,21 @@ settles. A told card whose place still shows its colours as they were when it wa
 read again: a read asked of its outline gives the read it was told by (an arm passing over the
 table asks for many such reads, 10 to 90 ms each).
 
-Times: a card's rest time is the capture time of the first frame in which it lay as it lies
-now; a card that has lain so for fewer than `settle` frames is read again later (a card carried
-home may be held still a moment over the table). A short history of half-width grey pictures is kept; going back from the frame that
-settled it, each picture is compared with the current one over the card's footprint: broad
-changes (hands, shadows) are left out; what is left means it was still sliding when it is
-explained, far beyond the sensor noise, as the card's own edges and print moved by a small
-shift and turn, unless it lies in one corner only (fingers lifting off it). Frames in which a
-hand hides most of it are skipped. A read of a card's own code where it lies is that card
-again, unless an arm lay over it and the outline now lies elsewhere with the card below still
-showing beside it, or its own picture as it showed when told, turned or shifted a few mm,
-fits the place far better than as it lay: then it is a copy laid on it (a Wig Out pile), where
-that picture moved to. (A copy laid at the very pose of the one below shows only while it
-slides in: not told.) A card a hand lies over while its region is read keeps its place out of
-the reference until the hand has gone, and a card on top again as the card over it leaves is
-asked at once whether it went too (a gathered pattern).
+Times: a card's rest time is the capture time of the first frame in which it lay as it lies now
+(one that has lain so for fewer than `settle` frames is read again later: a card carried home
+may be held still a moment over the table). A short history of half-width grey pictures is kept;
+going back from the frame that settled it, each picture is compared with the current one over
+the card's footprint: broad changes (hands, shadows) are left out; what is left means it was
+still sliding when it is explained, far beyond the sensor noise, as the card's own edges and
+print moved by a small shift and turn, unless it lies in one corner only (fingers lifting off
+it). Frames in which a hand hides most of it are skipped. A read of a card's own code where it
+lies is that card again, unless an arm lay over it and the outline now lies elsewhere with the
+card below still showing beside it, or its own picture as it showed when told, turned or shifted
+a few mm, fits the place far better than as it lay: then it is a copy laid on it (a Wig Out
+pile), where that picture moved to. (A copy laid at the very pose of the one below shows only
+while it slides in: not told.) A card a hand lies over while its region is read keeps its place
+out of the reference until the hand has gone, and a card on top again as the card over it leaves
+is asked at once whether it went too (a gathered pattern).
 Seats: a card that was seen in a seat zone before carries that zone (from_zone) and seat (when
 it can be that card: players' decks repeat codes, and no card moves into another seat's zone,
 nor from the middle of the table into one); otherwise the seat of the arm whose blob covered it
@@ -1728,8 +1728,8 @@ class Tracker:
         return first, None
 
     def _fresh(self, d: Detection, k: int) -> bool:
-        """Did the card read lie as it lies now for less than the settle frames (its place
-        changed by then)?"""
+        """Has the card read lain as it lies now (its place changed by then) for fewer than the
+        settle frames?"""
         q = np.asarray(d.corners, np.float64)
         return k - max(self._rest_index(q, k), self._arrived_index(q, k)) < self.settle - 1
 
@@ -1843,7 +1843,8 @@ class Tracker:
         # reads of copies laid on a top card of their code: new cards, not it read again
         laid_on = {id(d): o for d in new_dets for o in self.model if self._is_copy(d, o)}
         # model cards in this region: still there, covered, or gone?
-        unsure = bool(fresh)  # another card read at a model card's place, not yet surely
+        unsure = bool(fresh)  # a card perhaps on its way, or another card read at a model card's
+        # place, not yet surely
         held = np.zeros_like(reg)  # places of top cards a hand lies over now: read once it leaves
         for d in fresh:  # ... and of cards perhaps still on their way
             sl, m = self._foot_small(np.asarray(d.corners, np.float64))
@@ -1915,12 +1916,12 @@ class Tracker:
                 # read again later was taken for a copy laid on it, or hid the next one's reveal)
                 unsure = True
                 continue
-            if self._laid_over(kn, still) and self._fresh(still, k):
-                unsure = True  # a card on it that may still be on its way (as above)
-                sl, m = self._foot_small(np.asarray(still.corners, np.float64))
-                held[sl] |= m
-                continue
             if self._laid_over(kn, still):
+                if self._fresh(still, k):
+                    unsure = True  # a card on it that may still be on its way (as above)
+                    sl, m = self._foot_small(np.asarray(still.corners, np.float64))
+                    held[sl] |= m
+                    continue
                 kn.top = False  # another card now lies on it: covered, not gone
                 new_dets.append(still)
                 borrowed.add(id(still))
