@@ -1508,6 +1508,17 @@ def test_a_card_carried_back_over_a_row_is_not_told_laid_there():
         ("take_back", "centre"), ("reveal", "row:4:2")]
 
 
+def test_a_card_laid_with_fingers_on_its_far_side_is_dated_when_it_stopped_sliding():
+    """Spite and Malice, the tracking benchmark's seed 300: seat 3 lays a 7 in the middle, its
+    fingers on the card's far side until it lands. In its last frames on the way, only the edges
+    that darken as it slides showed (the fingers hid the others): the slide, though fitted far
+    beyond the noise, was taken for a shadow's rim, and the card dated two frames early."""
+    obs, truth = _benchmark_game("spite-and-malice", 300, 2.0)
+    (rest,) = [e for e in truth if e.kind == "card_rest" and e.code == "7"]
+    (seen,) = [o for o in obs if o.kind == "card_rest" and o.code == "7"]
+    assert abs(seen.t - rest.t) <= 1 / 30 + 0.001
+
+
 def _demo_round(game: str, seed: int, seconds: float):
     """The demo's first round of a game (the rules core's simulated players acted out on the
     simulated table and filmed as the demo films it: referee.demo.round_table) for its first

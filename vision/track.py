@@ -106,6 +106,10 @@ SLIDE_PX = 0.15  # ... and move the card's edge by this much (mid-resolution px)
 # slows as it lands, and in its last frames moves by a tenth or two of a pixel: a revealed 8 of
 # spades 0.17 px, explained 724 times the noise, which at 0.2 was taken for rest two frames early)
 BROAD_UNHIDDEN = 0.2  # share of a card's footprint changed broadly, no hand over it, from which ...
+STRONG_SLIDE_FIT = 1000.0  # a slide fitted this far beyond the noise, ...
+STRONG_SLIDE_PX = 0.5  # ... moving the card this far (mid-resolution px), ...
+STRONG_SLIDE_THIN = 20  # ... along this many edge pixels changed one way, is a slide though none
+# changed the other way (fingers on a card's far side as it lands hide the edges that change so)
 OUTLINE_KEPT = 0.3  # ... the card's outline must show in the past picture this strongly (or it lay elsewhere)
 LINE_TIE = 0.1  # arms whose lines to a card stay inside their blob this nearly alike: the one ending there laid it
 TIP_NEAR_PX = 7  # small px (a card is about 9 wide at 1920 px) an arm's hand may end off a card it laid
@@ -327,6 +331,7 @@ class Tracker:
         self._seen_off: deque = deque(maxlen=TOLD_MEMORY)
         self._foot_n = 0
         self._slid_there = False  # _moved_thin found the card sliding where it lies now
+        self._slide_strong = False  # _slid's last fit was a strong slide (STRONG_SLIDE_*)
         self._noise = 0.0
         self._edges = np.zeros((1, 1), bool)
         self._rim = np.zeros((1, 1), bool)
@@ -1600,11 +1605,12 @@ class Tracker:
             return False
         # a slid card brightens some of its edges and darkens others (a shadow's rim, fitted as
         # a shift of the edge it lies along, only darkens), all round (fingers lifting off a
-        # card at rest change one corner of it only)
+        # card at rest change one corner of it only), unless the slide is strong (STRONG_SLIDE_*)
         thin = big.astype(bool) & valid & self._edges
+        signs = (np.count_nonzero(thin & (a > b)), np.count_nonzero(thin & (a < b)))
         if self.debug:
-            print("   thin up", np.count_nonzero(thin & (a > b)), "down", np.count_nonzero(thin & (a < b)))
-        if np.count_nonzero(thin & (a > b)) < 2 or np.count_nonzero(thin & (a < b)) < 2:
+            print("   thin up", signs[0], "down", signs[1])
+        if min(signs) < 2 and not (self._slide_strong and max(signs) >= STRONG_SLIDE_THIN):
             return False
         ys, xs = np.nonzero(thin)
         fy, fx = np.nonzero(foot)
@@ -1671,6 +1677,8 @@ class Tracker:
         move = float(np.hypot(sol[0], sol[1])) + float(np.hypot(x, y).max()) * abs(float(sol[2]))
         if self.debug:
             print("   slide fit", round(gain / noise, 1), "noise, moved px", round(move, 2))
+        # (kept for _moved_thin: a slide this strong needs no edge changed both ways)
+        self._slide_strong = gain > STRONG_SLIDE_FIT * noise and move > STRONG_SLIDE_PX
         return gain > SLIDE_FIT * noise and move > SLIDE_PX
 
     def _look_at(self, now: np.ndarray, foot: np.ndarray) -> None:
