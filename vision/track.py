@@ -331,7 +331,6 @@ class Tracker:
         self._seen_off: deque = deque(maxlen=TOLD_MEMORY)
         self._foot_n = 0
         self._slid_there = False  # _moved_thin found the card sliding where it lies now
-        self._slide_strong = False  # _slid's last fit was a strong slide (STRONG_SLIDE_*)
         self._noise = 0.0
         self._edges = np.zeros((1, 1), bool)
         self._rim = np.zeros((1, 1), bool)
@@ -1601,7 +1600,8 @@ class Tracker:
             return True
         # a card that slid: the difference is that of its own edges and print moved a little (a
         # shift and a turn), well beyond sensor noise; a hand's rim or noise is not
-        if not self._slid(a, b, valid):
+        slid, strong = self._slid(a, b, valid)
+        if not slid:
             return False
         # a slid card brightens some of its edges and darkens others (a shadow's rim, fitted as
         # a shift of the edge it lies along, only darkens), all round (fingers lifting off a
@@ -1610,7 +1610,7 @@ class Tracker:
         signs = (np.count_nonzero(thin & (a > b)), np.count_nonzero(thin & (a < b)))
         if self.debug:
             print("   thin up", signs[0], "down", signs[1])
-        if min(signs) < 2 and not (self._slide_strong and max(signs) >= STRONG_SLIDE_THIN):
+        if min(signs) < 2 and not (strong and max(signs) >= STRONG_SLIDE_THIN):
             return False
         ys, xs = np.nonzero(thin)
         fy, fx = np.nonzero(foot)
@@ -1655,9 +1655,10 @@ class Tracker:
         now = np.abs(self._now_gx[sel]) + np.abs(self._now_gy[sel])
         return float(np.percentile(was, 75)) < OUTLINE_KEPT * float(np.percentile(now, 75))
 
-    def _slid(self, a: np.ndarray, b: np.ndarray, valid: np.ndarray) -> bool:
+    def _slid(self, a: np.ndarray, b: np.ndarray, valid: np.ndarray) -> tuple[bool, bool]:
         """Is the difference a - b over the valid pixels that of b's picture (the card now, as
-        given to _look_at) moved a little?
+        given to _look_at) moved a little, and is it so far beyond the noise (STRONG_SLIDE_*)
+        that no edge need change both ways?
 
         Fitted as the flow of b's own gradients under a small shift and turn (least squares,
         three numbers): a card that slid, even by a fraction of a pixel, is explained far beyond
@@ -1665,7 +1666,7 @@ class Tracker:
         of changed pixels takes for a slide, is not."""
         ys, xs = np.nonzero(valid)
         if len(ys) < 30:
-            return False
+            return False, False
         gx, gy = self._now_gx[ys, xs] / 8, self._now_gy[ys, xs] / 8  # b's gradients (_look_at)
         d = a[ys, xs].astype(np.float32) - b[ys, xs].astype(np.float32)
         x = (xs - xs.mean()).astype(np.float32)
@@ -1677,9 +1678,8 @@ class Tracker:
         move = float(np.hypot(sol[0], sol[1])) + float(np.hypot(x, y).max()) * abs(float(sol[2]))
         if self.debug:
             print("   slide fit", round(gain / noise, 1), "noise, moved px", round(move, 2))
-        # (kept for _moved_thin: a slide this strong needs no edge changed both ways)
-        self._slide_strong = gain > STRONG_SLIDE_FIT * noise and move > STRONG_SLIDE_PX
-        return gain > SLIDE_FIT * noise and move > SLIDE_PX
+        return (gain > SLIDE_FIT * noise and move > SLIDE_PX,
+                gain > STRONG_SLIDE_FIT * noise and move > STRONG_SLIDE_PX)
 
     def _look_at(self, now: np.ndarray, foot: np.ndarray) -> None:
         """Set the card whose past pictures _moved_thin compares with now: its footprint's size,
@@ -1855,8 +1855,7 @@ class Tracker:
         # place, not yet surely
         held = np.zeros_like(reg)  # places of top cards a hand lies over now: read once it leaves
         for d in fresh:  # ... and of cards perhaps still on their way
-            sl, m = self._foot_small(np.asarray(d.corners, np.float64))
-            held[sl] |= m
+            self._hold(held, np.asarray(d.corners, np.float64))
         todo = list(self.model)
         revealed: set[int] = set()  # cards on top again as the card on them left, this pass
         while todo:
@@ -1884,8 +1883,7 @@ class Tracker:
                 # pile's top card was taken for gone, and the card turned onto it never told).
                 # Its place stays out of the reference, so that it is a change still when the
                 # hand has gone (taken in, a card the hand took away lay in the model for good)
-                sl, m = self._foot_small(kn.quad)
-                held[sl] |= m
+                self._hold(held, kn.quad)
                 continue
             early = ahead.model.get(id(kn)) if ahead is not None else None
             if early is not None and np.array_equal(early[0], kn.quad):
@@ -1927,8 +1925,7 @@ class Tracker:
             if self._laid_over(kn, still):
                 if self._fresh(still, k):
                     unsure = True  # a card on it that may still be on its way (as above)
-                    sl, m = self._foot_small(np.asarray(still.corners, np.float64))
-                    held[sl] |= m
+                    self._hold(held, np.asarray(still.corners, np.float64))
                     continue
                 kn.top = False  # another card now lies on it: covered, not gone
                 new_dets.append(still)
@@ -2436,6 +2433,11 @@ class Tracker:
     def _counts(self, d: Detection) -> bool:
         """Does the read name a card (a face, or a back of a known colour) surely enough?"""
         return not (d.code == UNKNOWN and (d.back is None or d.face_up)) and d.confidence >= self.min_conf
+
+    def _hold(self, held: np.ndarray, quad: np.ndarray) -> None:
+        """Mark a card's footprint in held (small picture): kept out of the reference now."""
+        sl, m = self._foot_small(quad)
+        held[sl] |= m
 
     def _foot_small(self, quad: np.ndarray) -> tuple[tuple[slice, slice], np.ndarray]:
         """A card's footprint on the small picture, cropped to its box (cached: model cards
