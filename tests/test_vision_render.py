@@ -135,3 +135,27 @@ def test_a_card_is_drawn_with_its_edges_on_its_true_outline():
         m = cv2.moments(q.reshape(-1, 1, 2))
         truth = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
         assert np.abs(drawn - truth).max() < 0.1, (turn, drawn - truth)
+
+
+def test_cards_laid_on_a_spot_land_off_its_middle_and_apart():
+    """No hand lays a card at a spot's very middle, nor two cards at one place: three cards
+    turned onto one waste pile land a few mm off the spot and off each other (laid all at its
+    middle, a copy turned onto its like at nearly its angle changed no pixel, and no tracker
+    could see it). A card laid at a given table point lands there."""
+    from vision.sim_table import SPOT_LANDING_MM, SimTable, TableAction
+
+    deck, lay = StandInDeck(), make_layout(4)
+    w = lay.spot("waste:2")
+    acts = [TableAction(0.2 + 0.8 * i, "reveal", 2, code, zone="waste:2") for i, code in enumerate(("3H", "3H", "9C"))]
+    acts.append(TableAction(2.6, "place", 2, "5D", zone="centre", to_mm=(550.0, 450.0)))
+    sim = SimTable(lay, deck, acts, camera=CameraSpec(width=320, height=180), look=Look.clean(),
+                   rng=np.random.default_rng(0))
+    for _ in sim:
+        pass
+    laid = [(c.x, c.y) for c in sim.cards if c.zone == "waste:2"]
+    assert len(laid) == 3
+    offs = [np.hypot(x - w.cx, y - w.cy) for x, y in laid]
+    assert all(0.05 < o <= 2 * SPOT_LANDING_MM * np.sqrt(2) + 1e-9 for o in offs)
+    assert min(np.hypot(a[0] - b[0], a[1] - b[1]) for i, a in enumerate(laid) for b in laid[i + 1:]) > 0.05
+    (placed,) = [c for c in sim.cards if c.code == "5D"]
+    assert (placed.x, placed.y) == (550.0, 450.0)

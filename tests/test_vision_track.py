@@ -839,7 +839,8 @@ def _copy_turned_onto_waste(game: str, code: str, turn: float, seed: int) -> lis
 
     deck, lay = get_deck(game), make_layout(4)
     w = lay.spot("waste:2")
-    sim = SimTable(lay, deck, [TableAction(0.3, "reveal", 2, code, zone="waste:2", angle_deg=w.angle_deg + turn)],
+    sim = SimTable(lay, deck, [TableAction(0.3, "reveal", 2, code, zone="waste:2", to_mm=(w.cx, w.cy),
+                                           angle_deg=w.angle_deg + turn)],
                    initial=[CardPose(deck, code, w.cx, w.cy, w.angle_deg)],
                    camera=CameraSpec(width=1920, height=1080, tilt_deg=8.1, yaw_deg=0.4),
                    look=_RED_FELT, rng=np.random.default_rng(seed), fps=30.0)

@@ -19,6 +19,7 @@ frame in which it lay still at its final place.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -37,6 +38,7 @@ from vision.types import (
 )
 
 HAND_SPEED_MM_S = 1400.0
+SPOT_LANDING_MM = 3.0  # a card laid on a layout spot lands this far off its middle (sd, each way)
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,15 @@ def _ease(u: float) -> float:
     return 1 - (1 - u) ** 2
 
 
+def _landing_error(act: TableAction) -> np.ndarray:
+    """How far off a spot's middle a hand lays the action's card (mm): drawn from a generator
+    seeded by the action, so that the table's other draws, and with them a seed's game, stay
+    as they were."""
+    seed = zlib.crc32(f"{act.t:.4f}|{act.seat}|{act.code}|{act.zone}".encode())
+    err = np.random.default_rng(seed).normal(0.0, SPOT_LANDING_MM, 2)
+    return np.clip(err, -2 * SPOT_LANDING_MM, 2 * SPOT_LANDING_MM)
+
+
 class _Motion:
     """One action's script: where the hand and its card are at time t."""
 
@@ -133,8 +144,11 @@ class _Motion:
             self.start_angle = self.card.angle
             self.target = self.edge.copy()
         else:
-            self.target = np.array(act.to_mm if act.to_mm is not None
-                                   else (lay.spot(act.zone).cx, lay.spot(act.zone).cy))  # type: ignore[arg-type]
+            if act.to_mm is not None:
+                self.target = np.array(act.to_mm)
+            else:  # a spot: no hand lays a card at its very middle, nor twice at the same place
+                spot = lay.spot(act.zone)  # type: ignore[arg-type]
+                self.target = np.array((spot.cx, spot.cy)) + _landing_error(act)
             askew = float(rng.normal(0, 7.0))
             self.final_angle = (act.angle_deg if act.angle_deg is not None
                                 else s.card_angle_deg + askew)
