@@ -1520,6 +1520,18 @@ def test_a_card_laid_with_fingers_on_its_far_side_is_dated_when_it_stopped_slidi
     assert abs(seen.t - rest.t) <= 1 / 30 + 0.001
 
 
+def test_a_card_turned_askew_onto_a_waste_pile_is_fitted_by_the_edges_it_brought():
+    """The standard deck, the tracking benchmark's seed 101: seat 4 turns an 8 of clubs onto its
+    waste pile, 14 degrees askew of the 10 of diamonds there and a few mm off it. Where it lies
+    on the 10 its sides are white on white; the outline fits followed the 10's, whose corners
+    show, the 8 read as nothing there, and was never told. Fitted by the edges that are new
+    since the 8 came, its own outline is found."""
+    obs, truth = _benchmark_game("standard", 101, 4.5)
+    assert [(e.kind, e.zone) for e in truth if getattr(e, "code", None) == "8C"] == [("reveal", "waste:4")]
+    assert [(o.kind, o.zone, o.seat) for o in obs if getattr(o, "code", None) == "8C"] == [
+        ("reveal", "waste:4", 4)]
+
+
 def _demo_round(game: str, seed: int, seconds: float):
     """The demo's first round of a game (the rules core's simulated players acted out on the
     simulated table and filmed as the demo films it: referee.demo.round_table) for its first

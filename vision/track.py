@@ -1309,6 +1309,10 @@ class Tracker:
             for px, py in self._anchors(reg, float(c[0]), float(c[1])):
                 fit = self._fit_card(frame.image, px, py)
                 quads.extend([fit[0], fit[0], fit[1]])
+            for kn in self._laid_on(reg, float(c[0]), float(c[1])):
+                # a card laid askew on a known card: its outline by the edges new since
+                fit = self._fit_card(frame.image, kn.x, kn.y, since=self._ref_full)
+                quads.extend([fit[0], fit[0], fit[1]])
         if quads:
             for fq in self._field_quads(frame.image, (X0, Y0, X1, Y1)):
                 quads.extend([fq, fq, fq])
@@ -1435,13 +1439,19 @@ class Tracker:
                 keep.append(p)
         return keep
 
+    def _laid_on(self, reg: np.ndarray, cx: float, cy: float) -> list[_Known]:
+        """Top cards near (cx, cy) that the changed region touches: a new card may lie on one."""
+        return [kn for kn in self.model if kn.top and math.hypot(kn.x - cx, kn.y - cy) <= 45
+                and self._touches(kn.quad, reg)]
+
     def _changed_centre(self, reg: np.ndarray, x_mm: float, y_mm: float) -> bool:
         """Does the changed region cover this table point (on the small picture)?"""
         px = self.cal.to_image(np.array([[x_mm, y_mm]], np.float64))[0] * self.f
         i, j = int(round(px[1])), int(round(px[0]))
         return 0 <= i < reg.shape[0] and 0 <= j < reg.shape[1] and bool(reg[i, j])
 
-    def _fit_card(self, image: np.ndarray, cx: float, cy: float, others: int = 0) -> list[np.ndarray]:
+    def _fit_card(self, image: np.ndarray, cx: float, cy: float, others: int = 0,
+                  since: np.ndarray | None = None) -> list[np.ndarray]:
         """Card rectangles (table mm) whose outline best follows the picture's edges near (cx, cy).
 
         The top card of a pile shows its whole outline: search angle and position for the
@@ -1449,14 +1459,21 @@ class Tracker:
         best fit and the best one turned 90 degrees from it, as image quads, then the next
         best fits of other poses (others of them: a card laid a little askew on one like it
         shows its outline white on white where it lies on it, and the outline of the card below,
-        showing at its corners, may fit as well).
+        showing at its corners, may fit as well). since: a picture of the table before: only
+        the edges that are new since count (a card laid askew on another, its sides white on
+        white where it lies on it, fitted the outline of the card below).
         """
         s = TOP_PX_MM
         r = 75.0
         n = int(2 * r * s)
-        g = cv2.GaussianBlur(self._top_down(image, cx, cy, r), (3, 3), 0)
-        mag = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
-        mag = cv2.GaussianBlur(mag, (5, 5), 0)
+
+        def edges(picture: np.ndarray) -> np.ndarray:
+            g = cv2.GaussianBlur(self._top_down(picture, cx, cy, r), (3, 3), 0)
+            mag = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
+            return cv2.GaussianBlur(mag, (5, 5), 0)
+        mag = edges(image)
+        if since is not None:
+            mag = np.maximum(mag - edges(since), 0.0)
         # outline samples of a card centred at 0 (mm), away from the rounded corners
         hw, hh = CARD_W_MM / 2, CARD_H_MM / 2
         us = np.linspace(-hw + 4, hw - 4, 14)
