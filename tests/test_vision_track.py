@@ -1532,6 +1532,18 @@ def test_a_card_turned_askew_onto_a_waste_pile_is_fitted_by_the_edges_it_brought
         ("reveal", "waste:4", 4)]
 
 
+def test_a_card_laid_across_another_at_a_right_angle_is_fitted_by_the_edges_it_brought():
+    """The standard deck, the tracking benchmark's seed 202: seat 2 lays the joker across a three
+    of hearts in the middle, at a right angle. Only its ends lie on the cloth, so no card-sized
+    piece of the picture changed, and every outline fitted followed the three: read on it, the
+    joker's star was the ace of spades, told where no ace lay, and the joker never. Fitted by the
+    edges that are new since it came, the joker's own outline is found."""
+    obs, truth = _benchmark_game("standard", 202, 3.4)
+    assert [(e.kind, e.code) for e in truth if getattr(e, "code", None) in ("JK", "AS")] == [("card_rest", "JK")]
+    assert [(o.kind, o.code, o.zone) for o in obs if getattr(o, "code", None) in ("JK", "AS")] == [
+        ("card_rest", "JK", "centre")]
+
+
 def _demo_round(game: str, seed: int, seconds: float):
     """The demo's first round of a game (the rules core's simulated players acted out on the
     simulated table and filmed as the demo films it: referee.demo.round_table) for its first

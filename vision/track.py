@@ -131,6 +131,7 @@ STALE_FRAMES = 300  # a place a card left under a hand is read again within this
 PRINT_CHANGED = 0.05  # share of a top card's print changed (in pieces, no card's shape) ...
 PRINT_INSIDE = 0.8  # ... (its outline shrunk by this factor): a card may lie on it, much like it
 FIT_APART_DEG, FIT_APART_MM = 4.0, 3.0  # outline fits this far apart in turn or place are other poses
+NEW_FIT_APART_MM = 6.0  # an outline by the new edges this far from every other fit is another card's
 ONE_HAND_S = 0.3  # s: a copy of a card's face seen under it this shortly before, by its arm: itself
 SAME_POSE_MM = 4.0  # a card read again lies within this of its outline: further off, a copy laid on it
 TOP_PX_MM = 2.0  # px per mm of the top-down pictures a card's outline or print is compared in
@@ -1302,6 +1303,7 @@ class Tracker:
                             for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
             pts += [mx0, my0]
             c = pts.mean(axis=0)
+            first = len(quads)
             quads.append(self.cal.to_image(pts))
             quads.extend(self._fit_card(frame.image, float(c[0]), float(c[1])))
             # a card laid on a pile or a seat spot lies close to the old top card or the spot:
@@ -1311,8 +1313,8 @@ class Tracker:
                 quads.extend([fit[0], fit[0], fit[1]])
             for kn in self._laid_on(reg, float(c[0]), float(c[1])):
                 # a card laid askew on a known card: its outline by the edges new since
-                fit = self._fit_card(frame.image, kn.x, kn.y, since=self._ref_full)
-                quads.extend([fit[0], fit[0], fit[1]])
+                fit = self._fit_by_new_edges(frame.image, kn, quads[first:])
+                quads.extend([fit[0], fit[0], fit[1]] if fit else [])
         if quads:
             for fq in self._field_quads(frame.image, (X0, Y0, X1, Y1)):
                 quads.extend([fq, fq, fq])
@@ -1322,13 +1324,25 @@ class Tracker:
         """Outlines (image corners) of a card laid squarely on one much like it (a 6 of hearts
         on the 5), where only the print changed, in pieces each smaller than a card: the best
         fits on each pile whose print changed (not on one whose rim alone did: the last card
-        laid there, a little askew), with the pile's top card."""
+        laid there, a little askew), with the pile's top card; last, the fit by the edges new
+        since the reference, and that fit turned (a joker laid across a three at a right angle,
+        its ends alone on the cloth, changed no card-sized piece of the picture; the fits
+        followed the three, and read on them the joker's star was the ace of spades)."""
         out: list[tuple[_Known, list[np.ndarray]]] = []
         for kn in self.model:
             if kn.top and self._touches(kn.quad, reg) and self._print_changed(image, kn) >= PRINT_CHANGED:
-                fits = self._fit_card(image, kn.x, kn.y, others=2)
-                out.append((kn, [fits[0], *fits[2:]]))
+                fit = self._fit_card(image, kn.x, kn.y, others=2)
+                fits = [fit[0], *fit[2:]]
+                out.append((kn, fits + self._fit_by_new_edges(image, kn, fits)))
         return out
+
+    def _fit_by_new_edges(self, image: np.ndarray, kn: _Known, fits: list[np.ndarray]) -> list[np.ndarray]:
+        """The outline fitted at a model card's place by the edges new since the reference, and
+        it turned, where it lies apart from all these outlines (NEW_FIT_APART_MM); else none: a
+        card laid squarely on a pile fits there as the pile does, and another read of it, its
+        hand just gone, only read a 6 of hearts as the 7 at last."""
+        new = self._fit_card(image, kn.x, kn.y, since=self._ref_full)
+        return new if all(self._pose_apart_mm(new[0], f) > NEW_FIT_APART_MM for f in fits) else []
 
     def _print_box(self, image: np.ndarray, kn: _Known) -> tuple[tuple[int, int, int, int], np.ndarray] | None:
         """The image box of a model card's print (its outline less its white margin), and the
@@ -1459,9 +1473,9 @@ class Tracker:
         best fit and the best one turned 90 degrees from it, as image quads, then the next
         best fits of other poses (others of them: a card laid a little askew on one like it
         shows its outline white on white where it lies on it, and the outline of the card below,
-        showing at its corners, may fit as well). since: a picture of the table before: only
-        the edges that are new since count (a card laid askew on another, its sides white on
-        white where it lies on it, fitted the outline of the card below).
+        showing at its corners, may fit as well). since: a picture of the table before: the
+        pose is searched by the edges that are new since (a card laid askew on another, its
+        sides white on white where it lies on it, fitted the outline of the card below).
         """
         s = TOP_PX_MM
         r = 75.0
@@ -1471,9 +1485,10 @@ class Tracker:
             g = cv2.GaussianBlur(self._top_down(picture, cx, cy, r), (3, 3), 0)
             mag = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
             return cv2.GaussianBlur(mag, (5, 5), 0)
-        mag = edges(image)
-        if since is not None:
-            mag = np.maximum(mag - edges(since), 0.0)
+        fine = edges(image)
+        # the pose searched by the edges new since, if asked, and refined on all the picture's
+        # edges (fitted on the new ones alone, an outline lay 3 to 5 px off the card)
+        mag = fine if since is None else np.maximum(fine - edges(since), 0.0)
         # outline samples of a card centred at 0 (mm), away from the rounded corners
         hw, hh = CARD_W_MM / 2, CARD_H_MM / 2
         us = np.linspace(-hw + 4, hw - 4, 14)
@@ -1483,7 +1498,7 @@ class Tracker:
                               np.column_stack([np.full_like(vs, -hw), vs]),
                               np.column_stack([np.full_like(vs, hw), vs])])
 
-        def scores(angles, dxs, dys):
+        def scores(angles, dxs, dys, mag=mag):
             a = np.radians(angles)[:, None, None, None]
             px, py = pts[:, 0], pts[:, 1]
             X = (r + dxs[None, :, None, None] + px * np.cos(a) - py * np.sin(a)) * s
@@ -1497,7 +1512,7 @@ class Tracker:
         def refined(a0: float, x0_: float, y0_: float) -> tuple[float, float, float]:
             fa = a0 + np.arange(-4, 4.1, 1.0)
             fs = np.arange(-2, 2.1, 0.5)
-            sc2 = scores(fa, x0_ + fs, y0_ + fs)
+            sc2 = scores(fa, x0_ + fs, y0_ + fs, fine)
             i, j, k = np.unravel_index(int(np.argmax(sc2)), sc2.shape)
             return fa[i], x0_ + fs[j], y0_ + fs[k]
 
