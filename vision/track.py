@@ -1339,8 +1339,8 @@ class Tracker:
     def _fit_by_new_edges(self, image: np.ndarray, kn: _Known, fits: list[np.ndarray]) -> list[np.ndarray]:
         """The outline fitted at a model card's place by the edges new since the reference, and
         it turned, where it lies apart from all these outlines (NEW_FIT_APART_MM); else none: a
-        card laid squarely on a pile fits there as the pile does, and another read of it, its
-        hand just gone, only read a 6 of hearts as the 7 at last."""
+        card laid squarely on a pile fits there as the pile does, and one more read of it is
+        only one more chance to misread it (a 6 of hearts, its hand just gone, read as the 7)."""
         new = self._fit_card(image, kn.x, kn.y, since=self._ref_full)
         return new if all(self._pose_apart_mm(new[0], f) > NEW_FIT_APART_MM for f in fits) else []
 
