@@ -1313,8 +1313,7 @@ class Tracker:
                 quads.extend([fit[0], fit[0], fit[1]])
             for kn in self._laid_on(reg, float(c[0]), float(c[1])):
                 # a card laid askew on a known card: its outline by the edges new since
-                fit = self._fit_by_new_edges(frame.image, kn, quads[first:])
-                quads.extend([fit[0], fit[0], fit[1]] if fit else [])
+                quads.extend(3 * self._fit_by_new_edges(frame.image, kn, quads[first:]))
         if quads:
             for fq in self._field_quads(frame.image, (X0, Y0, X1, Y1)):
                 quads.extend([fq, fq, fq])
@@ -1325,7 +1324,7 @@ class Tracker:
         on the 5), where only the print changed, in pieces each smaller than a card: the best
         fits on each pile whose print changed (not on one whose rim alone did: the last card
         laid there, a little askew), with the pile's top card; last, the fit by the edges new
-        since the reference, and that fit turned (a joker laid across a three at a right angle,
+        since the reference (a joker laid across a three at a right angle,
         its ends alone on the cloth, changed no card-sized piece of the picture; the fits
         followed the three, and read on them the joker's star was the ace of spades)."""
         out: list[tuple[_Known, list[np.ndarray]]] = []
@@ -1337,12 +1336,14 @@ class Tracker:
         return out
 
     def _fit_by_new_edges(self, image: np.ndarray, kn: _Known, fits: list[np.ndarray]) -> list[np.ndarray]:
-        """The outline fitted at a model card's place by the edges new since the reference, and
-        it turned, where it lies apart from all these outlines (NEW_FIT_APART_MM); else none: a
+        """The outline fitted at a model card's place by the edges new since the reference, where
+        it lies apart from all these outlines (NEW_FIT_APART_MM), as a list of one; else none: a
         card laid squarely on a pile fits there as the pile does, and one more read of it is
-        only one more chance to misread it (a 6 of hearts, its hand just gone, read as the 7)."""
-        new = self._fit_card(image, kn.x, kn.y, since=self._ref_full)
-        return new if all(self._pose_apart_mm(new[0], f) > NEW_FIT_APART_MM for f in fits) else []
+        only one more chance to misread it (a 6 of hearts, its hand just gone, read as the 7).
+        (Not that fit turned: the new edges place a card laid across another as it lies, and
+        where they place none, the turned outline only cost a read.)"""
+        new = self._fit_card(image, kn.x, kn.y, since=self._ref_full)[0]
+        return [new] if all(self._pose_apart_mm(new, f) > NEW_FIT_APART_MM for f in fits) else []
 
     def _print_box(self, image: np.ndarray, kn: _Known) -> tuple[tuple[int, int, int, int], np.ndarray] | None:
         """The image box of a model card's print (its outline less its white margin), and the
