@@ -1324,9 +1324,9 @@ class Tracker:
         on the 5), where only the print changed, in pieces each smaller than a card: the best
         fits on each pile whose print changed (not on one whose rim alone did: the last card
         laid there, a little askew), with the pile's top card; last, the fit by the edges new
-        since the reference (a joker laid across a three at a right angle,
-        its ends alone on the cloth, changed no card-sized piece of the picture; the fits
-        followed the three, and read on them the joker's star was the ace of spades)."""
+        since the reference (a joker laid across a three at a right angle, its ends alone on
+        the cloth, changed no card-sized piece of the picture; the fits followed the three, and
+        read on them the joker's star was the ace of spades)."""
         out: list[tuple[_Known, list[np.ndarray]]] = []
         for kn in self.model:
             if kn.top and self._touches(kn.quad, reg) and self._print_changed(image, kn) >= PRINT_CHANGED:
