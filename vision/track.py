@@ -1311,9 +1311,10 @@ class Tracker:
             for px, py in self._anchors(reg, float(c[0]), float(c[1])):
                 fit = self._fit_card(frame.image, px, py)
                 quads.extend([fit[0], fit[0], fit[1]])
-            for kn in self._laid_on(reg, float(c[0]), float(c[1])):
-                # a card laid askew on a known card: its outline by the edges new since
-                quads.extend(3 * self._fit_by_new_edges(frame.image, kn, quads[first:]))
+            for kn in self._touched_near(reg, float(c[0]), float(c[1])):
+                if kn.top:  # a card laid askew on it: its outline by the edges new since (a
+                    # group of three, as the others, of that one outline)
+                    quads.extend(3 * self._fit_by_new_edges(frame.image, kn, quads[first:]))
         if quads:
             for fq in self._field_quads(frame.image, (X0, Y0, X1, Y1)):
                 quads.extend([fq, fq, fq])
@@ -1428,12 +1429,7 @@ class Tracker:
     def _anchors(self, reg: np.ndarray, cx: float, cy: float) -> list[tuple[float, float]]:
         """Table points (mm) near (cx, cy) where a new card may lie: model cards the changed
         region touches, the layout spot there, and any spot further off that the change covers."""
-        out: list[tuple[float, float]] = []
-        for kn in self.model:
-            if math.hypot(kn.x - cx, kn.y - cy) > 45:
-                continue
-            if self._touches(kn.quad, reg):
-                out.append((kn.x, kn.y))
+        out = [(kn.x, kn.y) for kn in self._touched_near(reg, cx, cy)]
         spots: list[tuple[float, float]] = []
         for box in self.layout.spots.values():
             if box.contains(cx, cy) or math.hypot(box.cx - cx, box.cy - cy) < 30:
@@ -1454,9 +1450,10 @@ class Tracker:
                 keep.append(p)
         return keep
 
-    def _laid_on(self, reg: np.ndarray, cx: float, cy: float) -> list[_Known]:
-        """Top cards near (cx, cy) that the changed region touches: a new card may lie on one."""
-        return [kn for kn in self.model if kn.top and math.hypot(kn.x - cx, kn.y - cy) <= 45
+    def _touched_near(self, reg: np.ndarray, cx: float, cy: float) -> list[_Known]:
+        """Model cards within 45 mm of (cx, cy) that the changed region touches: a new card may
+        lie on one."""
+        return [kn for kn in self.model if math.hypot(kn.x - cx, kn.y - cy) <= 45
                 and self._touches(kn.quad, reg)]
 
     def _changed_centre(self, reg: np.ndarray, x_mm: float, y_mm: float) -> bool:
