@@ -751,3 +751,41 @@ def test_a_rectangle_laid_along_a_pile_tops_corner_is_a_hypothesis_as_laid() -> 
         gap = min(corner_gap(top, c.corners) for c in find_candidates(img, card_px=long_px))
         near += gap <= 0.1 * long_px * 0.714
     assert near >= 21, f"the top card has a hypothesis on its outline in {near} of 24 piles"
+@pytest.mark.parametrize("cloth", [("felt", (60, 125, 35)), ("felt", (110, 70, 30)), ("felt", (30, 30, 30)),
+                                   ("plain", (150, 150, 150)), ("wood", (60, 95, 140))])
+def test_a_card_of_any_colour_is_not_cloth_and_bare_cloth_is(cloth) -> None:
+    """cloth_share: the share of a place's pixels that could be the cloth seen around it. A card
+    shows its white margin and its print, even a green one on green felt or a back on a cloth of
+    its colour: little of it passes for cloth; a card's place left bare nearly all does. Under a
+    harsh look's light and camera blur."""
+    import dataclasses
+
+    import cv2
+
+    from vision.detect import cloth_share
+    from vision.render import CameraSpec, CardPose, Look, Renderer
+
+    rng = np.random.default_rng(5)
+    look = dataclasses.replace(Look.random(rng, harsh=True), cloth=cloth[0], cloth_bgr=cloth[1])
+    wonky, wackee, standard = get_deck("wonky"), get_deck("wackee-six"), get_deck("standard")
+    cards = [CardPose(wonky, "GS", 200, 330, 10), CardPose(wonky, "GL", 400, 330, -20),
+             CardPose(standard, "AS", 600, 330, 35), CardPose(wackee, wackee.codes[3], 800, 330, 5),
+             CardPose(wonky, "GS", 300, 600, 80, face_up=False, back=wonky.back_colours[0]),
+             CardPose(wackee, wackee.codes[0], 700, 600, -5, face_up=False, back=wackee.back_colours[-1])]
+    renderer = Renderer(CameraSpec(width=1920, height=1080, tilt_deg=15.0), look, rng=rng)
+    res = renderer.render(cards, [], rng)
+    empty = CardPose(wonky, "GS", 500, 600, 15).corners_mm().reshape(-1, 1, 2)  # where no card lies
+    empty_px = cv2.perspectiveTransform(empty.astype(np.float64), renderer.h_table).reshape(4, 2)
+
+    def share(corners) -> float:
+        q = np.asarray(corners, np.float32)
+        mid = q.mean(axis=0)
+
+        def inside(scale: float) -> np.ndarray:
+            m = np.zeros(res.image.shape[:2], np.uint8)
+            cv2.fillConvexPoly(m, np.round(mid + scale * (q - mid)).astype(np.int32), 1)
+            return m.astype(bool)
+        return cloth_share(res.image[inside(1.0)], res.image[inside(1.5) & ~inside(1.15)])
+
+    assert [(c.code, round(share(c.corners_px), 2)) for c in res.cards if share(c.corners_px) > 0.5] == []
+    assert share(empty_px) >= 0.95

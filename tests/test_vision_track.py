@@ -1544,6 +1544,17 @@ def test_a_card_laid_across_another_at_a_right_angle_is_fitted_by_the_edges_it_b
         ("card_rest", "JK", "centre")]
 
 
+
+def test_bare_cloth_where_a_card_was_taken_is_not_read_as_a_card():
+    """Wonky, the tracking benchmark's seed 300: seat 4 takes the green L card from its row to
+    the middle, baring the green felt. A read of the bare place, the ends of the cards beside it
+    inside its outline, named the small green card (its green field the felt, its block taken for
+    covered), and a reveal of it was told where no card lay. A place coloured like the cloth
+    around it is no card."""
+    obs, truth = _benchmark_game("wonky", 300, 4.2)
+    assert [(e.kind, e.zone) for e in truth if getattr(e, "code", None) == "GL"] == [("card_rest", "centre")]
+    assert [(o.kind, o.zone) for o in obs if getattr(o, "code", None) in ("GL", "GS")] == [("card_rest", "centre")]
+
 def _demo_round(game: str, seed: int, seconds: float):
     """The demo's first round of a game (the rules core's simulated players acted out on the
     simulated table and filmed as the demo films it: referee.demo.round_table) for its first

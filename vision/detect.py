@@ -100,9 +100,24 @@ def estimate_cloth(small: np.ndarray, card_px: float | None = None) -> Cloth:
     d = _distance(half, cv2.resize(med, (w // 2, h // 2), interpolation=cv2.INTER_LINEAR).astype(np.float32))
     spread = cv2.resize(d, (tw, th), interpolation=cv2.INTER_AREA)  # mean distance in each tiny pixel
     spread = cv2.medianBlur(np.clip(spread, 0, 255).astype(np.uint8), k).astype(np.float32)
-    thr = np.clip(spread * 3.0 + 25.0, 40.0, 150.0)
-    thr = cv2.resize(thr, (w, h), interpolation=cv2.INTER_LINEAR)
+    thr = cv2.resize(_cloth_threshold(spread), (w, h), interpolation=cv2.INTER_LINEAR)
     return Cloth(local, thr)
+
+
+def _cloth_threshold(spread):
+    """How far from the cloth's colour a pixel must be to be not cloth, given how far the cloth's
+    own pixels stray from it (a typical distance): its grain and noise stay inside."""
+    return np.clip(np.asarray(spread, np.float32) * 3.0 + 25.0, 40.0, 150.0)
+
+
+def cloth_share(pixels: np.ndarray, cloth_pixels: np.ndarray) -> float:
+    """The share of pixels ((n, 3) BGR) that could be the cloth whose pixels cloth_pixels
+    ((m, 3), a minority of them something else) shows: as near its median colour as raw_mask
+    allows the table's cloth (the threshold from the cloth's own spread about that colour)."""
+    colour = np.median(cloth_pixels.reshape(-1, 3), axis=0).astype(np.float32)
+    spread = float(np.median(_distance(cloth_pixels.reshape(1, -1, 3), colour[None, None])))
+    near = _distance(pixels.reshape(1, -1, 3), colour[None, None]) <= _cloth_threshold(spread)
+    return float(near.mean())
 
 
 def _distance(img: np.ndarray, local: np.ndarray) -> np.ndarray:

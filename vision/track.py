@@ -18,7 +18,9 @@ returned), so the settling frame has only bookkeeping left. A card-shaped change
 can name yet (glare, a shadow, blur) is read again a few times before it joins the reference; a
 model card an arm lay over is read again on any change the arm left on it, even specks too
 small to be regions of their own (a look-alike laid squarely on a pile changes a pip); a
-model card that cannot be read but still shows its remembered picture is kept. Arms are traced
+model card that cannot be read but still shows its remembered picture is kept. A card read
+where its place, clear of the model's cards, is coloured like the cloth around it is not told:
+bare cloth where a card was taken reads as a card of the cloth's colour. Arms are traced
 to the world outside the table at half the threshold, since a sleeve may look much like the
 cloth or the floor. The place of a card found elsewhere that left it while a hand hid it is
 read again once free: the reference there still shows the card that left, and a look-alike
@@ -64,7 +66,7 @@ import cv2
 import numpy as np
 
 from vision.calibrate import MARKER_MARGIN, Calibration
-from vision.detect import field_seeds
+from vision.detect import cloth_share, field_seeds
 from vision.identify import settle
 from vision.layout import TableLayout
 from vision.markers import DEFAULT_MARKER_MM, MARKER_IDS, MarkerGeometry
@@ -119,6 +121,9 @@ SHADED_SAME = 0.5  # ... unmatched by less than this share once the shading is o
 DETAIL_SHOWS = 0.4  # ... over this share of the card's detail: it lay as now (in a shadow, partly covered)
 BARE = 0.4  # a place whose picture varies this much less than the card's did shows bare cloth
 COVERED_DETAIL = 0.7  # ... and one whose picture varies at least this much of it shows a card
+CLOTH_LIKE = 0.9  # share of a read card's place coloured like the cloth around it: bare cloth, no card
+CLOTH_ASKED = 0.25  # ... judged only where this share of the card's place lies clear of model cards
+CLOTH_RING = (1.15, 1.5)  # the cloth around a place: between the card's outline grown by these factors
 SHOWS_FROM_BELOW = 2  # known cards below a pile's top that may show when cards are taken off it (a
 # hand takes one or two at a time): deeper ones cannot, and on a waste pile turned over and over,
 # the model's cards of earlier passes lie deep under it; a new card of one of their codes, taken
@@ -2025,6 +2030,10 @@ class Tracker:
         out: list[TableObservation] = []
         for d in new_dets:
             kn = self._known_from(d)
+            if self._shows_bare_cloth(frame.image, kn.quad):
+                if self.debug:
+                    print("  bare cloth where", kn.code, "was read")
+                continue
             kn.own_outline = id(d) not in borrowed
             q = kn.quad
             arrived = self._arrived_index(q, k)
@@ -2412,6 +2421,40 @@ class Tracker:
             others = cv2.dilate(others, self._k5).astype(bool)
             pics = self._mid_then_and_now(box, foot & ~others)
         return pics is not None and _far_flatter(*pics)
+
+    def _shows_bare_cloth(self, image: np.ndarray, quad: np.ndarray) -> bool:
+        """Is a read card's place, where no model card lies, coloured like the cloth around it
+        (CLOTH_LIKE)? A card shows its white margin and its print, even on a cloth of its own
+        colour; bare cloth where a card was taken can read as a card of that colour: a Wonky
+        green card taken from its row left green felt that read as the small green card (the
+        ends of the cards beside it, inside the outline, taken for what covered its block). Not
+        judged where little of the place or of the cloth around it lies clear of model cards
+        (CLOTH_ASKED)."""
+        q = np.asarray(quad, np.float32).reshape(4, 2)
+        mid = q.mean(axis=0)
+        grown = mid + CLOTH_RING[1] * (q - mid)
+        H, W = image.shape[:2]
+        x0, y0 = np.maximum(np.floor(grown.min(axis=0)).astype(int), 0)
+        x1, y1 = np.minimum(np.ceil(grown.max(axis=0)).astype(int) + 1, (W, H))
+        if x1 - x0 < 4 or y1 - y0 < 4:
+            return False
+        sub = image[y0:y1, x0:x1]
+        corner = np.array([x0, y0], np.float32)
+
+        def inside(outline: np.ndarray) -> np.ndarray:
+            m = np.zeros(sub.shape[:2], np.uint8)
+            cv2.fillConvexPoly(m, np.round(outline - corner).astype(np.int32), 1)
+            return m.astype(bool)
+        known = np.zeros(sub.shape[:2], np.uint8)
+        for o in self.model:
+            cv2.fillConvexPoly(known, np.round(np.asarray(o.quad, np.float32) - corner).astype(np.int32), 1)
+        clear = ~cv2.dilate(known, self._k5).astype(bool)
+        place = inside(q)
+        ring = inside(grown) & ~inside(mid + CLOTH_RING[0] * (q - mid))
+        asked, around = place & clear, ring & clear
+        if asked.sum() < CLOTH_ASKED * place.sum() or around.sum() < CLOTH_ASKED * ring.sum():
+            return False
+        return cloth_share(sub[asked], sub[around]) >= CLOTH_LIKE
 
     def _covered_unread(self, kn: _Known) -> bool:
         """Does a card no read could name lie where a model card lay on the cloth? Taken away,
