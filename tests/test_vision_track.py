@@ -1555,6 +1555,17 @@ def test_bare_cloth_where_a_card_was_taken_is_not_read_as_a_card():
     assert [(e.kind, e.zone) for e in truth if getattr(e, "code", None) == "GL"] == [("card_rest", "centre")]
     assert [(o.kind, o.zone) for o in obs if getattr(o, "code", None) in ("GL", "GS")] == [("card_rest", "centre")]
 
+
+def test_a_card_washed_out_by_a_lamps_glare_on_a_pile_is_read():
+    """The standard deck, the tracking benchmark's seed 203: seat 2 turns the queen of clubs onto
+    its waste pile under a lamp's glare, which lifts her print to about half of her white. The
+    fit that lets glare lift the print was only tried on the eight cards likeliest by the fit
+    that does not (red court cards); she came 20th there, and was read as no card in every frame
+    until the next card covered her. Tried on the likeliest by correlation too, she is read."""
+    obs, truth = _benchmark_game("standard", 203, 2.3)
+    assert [(e.kind, e.zone) for e in truth if getattr(e, "code", None) == "QC"] == [("reveal", "waste:2")]
+    assert [(o.kind, o.zone, o.seat) for o in obs if getattr(o, "code", None) == "QC"] == [("reveal", "waste:2", 2)]
+
 def _demo_round(game: str, seed: int, seconds: float):
     """The demo's first round of a game (the rules core's simulated players acted out on the
     simulated table and filmed as the demo films it: referee.demo.round_table) for its first
