@@ -104,7 +104,7 @@ def estimate_cloth(small: np.ndarray, card_px: float | None = None) -> Cloth:
     return Cloth(local, thr)
 
 
-def _cloth_threshold(spread):
+def _cloth_threshold(spread: np.ndarray | float) -> np.ndarray:
     """How far from the cloth's colour a pixel must be to be not cloth, given how far the cloth's
     own pixels stray from it (a typical distance): its grain and noise stay inside."""
     return np.clip(np.asarray(spread, np.float32) * 3.0 + 25.0, 40.0, 150.0)

@@ -630,7 +630,8 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
     start = in_use(cell_res(np.ones((3, m), np.float32), np.zeros((ncell, m), np.float32)))
     score, res, a, b = rounds(start)
     hold = GLARE_RIDGE
-    if (clipped and n_clipped > WASHED_OUT * ncell * 3 * ppc) or (free_when_poor and float(score.min()) > FREE_FROM):
+    glare_seen = clipped and n_clipped > WASHED_OUT * ncell * 3 * ppc
+    if glare_seen or (free_when_poor and float(score.min()) > FREE_FROM):
         # glare may wash a card out, lifting its print towards white; where the sensor clipped
         # some of the card, it is seen to be there, so the offset is also fitted without being
         # held towards none (held, a washed-out 6 was fitted as a clean card whose print is too
@@ -640,11 +641,14 @@ def _robust_fit(sx: np.ndarray, sxx: np.ndarray, sxt: np.ndarray, s_t: np.ndarra
         # fits below are as free (kept per template, the rivals' freer fits cut the margin of a
         # card that the held fit read surely). Tried first on the likeliest few: a clean white
         # card clips too, and there the freer fit finds nothing. The likeliest by the held fit,
-        # and by their correlation with the picture, which the print's contrast does not sway (a
-        # queen of clubs in a lamp's glare, her print 0.55 of her white, came 20th held, first
-        # so: never tried, she was read as no card)
-        few = np.union1d(np.argsort(score)[:FREE_TRIAL],
-                         _by_correlation(sx, sxx, sxt, s_t, s_tt, cnt)[:FREE_TRIAL])
+        # and where the sensor shows the glare, by their correlation with the picture too, which
+        # the print's contrast does not sway (a queen of clubs in a lamp's glare, her print 0.55
+        # of her white, came 20th held, first so: never tried, she was read as no card); not
+        # where the held fit is only poor: a shade across a plain field correlates with a
+        # two-toned face (a Wig Out character), which the freer fit then follows
+        few = np.argsort(score)[:FREE_TRIAL]
+        if glare_seen:
+            few = np.union1d(few, _by_correlation(sx, sxx, sxt, s_t, s_tt, cnt)[:FREE_TRIAL])
         if float(rounds(start[:, few], hold=FREE_HOLD, arr=columns(few))[0].min()) < FREER_FIT * float(score.min()):
             free = rounds(start, hold=FREE_HOLD)
             if float(free[0].min()) < FREER_FIT * float(score.min()):
