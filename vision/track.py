@@ -2452,7 +2452,8 @@ class Tracker:
         place = inside(q)
         ring = inside(grown) & ~inside(mid + CLOTH_RING[0] * (q - mid))
         asked, around = place & clear, ring & clear
-        if asked.sum() < CLOTH_ASKED * place.sum() or around.sum() < CLOTH_ASKED * ring.sum():
+        if not (asked.any() and around.any()) or asked.sum() < CLOTH_ASKED * place.sum() \
+                or around.sum() < CLOTH_ASKED * ring.sum():
             return False
         return cloth_share(sub[asked], sub[around]) >= CLOTH_LIKE
 
