@@ -751,6 +751,8 @@ def test_a_rectangle_laid_along_a_pile_tops_corner_is_a_hypothesis_as_laid() -> 
         gap = min(corner_gap(top, c.corners) for c in find_candidates(img, card_px=long_px))
         near += gap <= 0.1 * long_px * 0.714
     assert near >= 21, f"the top card has a hypothesis on its outline in {near} of 24 piles"
+
+
 @pytest.mark.parametrize("cloth", [("felt", (60, 125, 35)), ("felt", (110, 70, 30)), ("felt", (30, 30, 30)),
                                    ("plain", (150, 150, 150)), ("wood", (60, 95, 140))])
 def test_a_card_of_any_colour_is_not_cloth_and_bare_cloth_is(cloth) -> None:

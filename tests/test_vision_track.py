@@ -1544,7 +1544,6 @@ def test_a_card_laid_across_another_at_a_right_angle_is_fitted_by_the_edges_it_b
         ("card_rest", "JK", "centre")]
 
 
-
 def test_bare_cloth_where_a_card_was_taken_is_not_read_as_a_card():
     """Wonky, the tracking benchmark's seed 300: seat 4 takes the green L card from its row to
     the middle, baring the green felt. A read of the bare place, the ends of the cards beside it
@@ -1565,6 +1564,7 @@ def test_a_card_washed_out_by_a_lamps_glare_on_a_pile_is_read():
     obs, truth = _benchmark_game("standard", 203, 2.3)
     assert [(e.kind, e.zone) for e in truth if getattr(e, "code", None) == "QC"] == [("reveal", "waste:2")]
     assert [(o.kind, o.zone, o.seat) for o in obs if getattr(o, "code", None) == "QC"] == [("reveal", "waste:2", 2)]
+
 
 def _demo_round(game: str, seed: int, seconds: float):
     """The demo's first round of a game (the rules core's simulated players acted out on the
