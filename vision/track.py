@@ -1313,10 +1313,11 @@ class Tracker:
             quads.extend(self._fit_card(frame.image, float(c[0]), float(c[1])))
             # a card laid on a pile or a seat spot lies close to the old top card or the spot:
             # fit there too (the difference's outline misleads when two cards overlap)
-            for px, py in self._anchors(reg, float(c[0]), float(c[1])):
+            touched = self._touched_near(reg, float(c[0]), float(c[1]))
+            for px, py in self._anchors(reg, float(c[0]), float(c[1]), touched):
                 fit = self._fit_card(frame.image, px, py)
                 quads.extend([fit[0], fit[0], fit[1]])
-            for kn in self._touched_near(reg, float(c[0]), float(c[1])):
+            for kn in touched:
                 if kn.top:  # a card laid askew on it: its outline by the edges new since (a
                     # group of three, as the others, of that one outline)
                     quads.extend(3 * self._fit_by_new_edges(frame.image, kn, quads[first:]))
@@ -1431,10 +1432,11 @@ class Tracker:
         outline = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.int32).reshape(-1, 1, 2)
         return field_seeds(image, outline, 1.0, CARD_W_MM / 2 * self._px_mm, CARD_H_MM / 2 * self._px_mm)
 
-    def _anchors(self, reg: np.ndarray, cx: float, cy: float) -> list[tuple[float, float]]:
-        """Table points (mm) near (cx, cy) where a new card may lie: model cards the changed
-        region touches, the layout spot there, and any spot further off that the change covers."""
-        out = [(kn.x, kn.y) for kn in self._touched_near(reg, cx, cy)]
+    def _anchors(self, reg: np.ndarray, cx: float, cy: float, touched: list[_Known]) -> list[tuple[float, float]]:
+        """Table points (mm) near (cx, cy) where a new card may lie: the model cards the changed
+        region touches there (touched: _touched_near's), the layout spot there, and any spot
+        further off that the change covers."""
+        out = [(kn.x, kn.y) for kn in touched]
         spots: list[tuple[float, float]] = []
         for box in self.layout.spots.values():
             if box.contains(cx, cy) or math.hypot(box.cx - cx, box.cy - cy) < 30:
