@@ -1396,8 +1396,7 @@ def test_a_place_that_shows_the_bare_cloth_is_not_read():
     nothing with no read made (the speed benchmark under a lamp's glare read such places at 10 to
     55 ms each); one on a card is read, and so is one on a model card's place, which the cloth
     test does not judge (the card may lie there still)."""
-    from types import SimpleNamespace
-
+    from vision.track import _Known
     from vision.types import UNKNOWN, Detection
 
     tracker, img, _ = _tracker_on((600, 380), (600, 380), 0.0)
@@ -1414,14 +1413,8 @@ def test_a_place_that_shows_the_bare_cloth_is_not_read():
     assert tracker.stats["cloth"] == 1
     assert tracker._read(img, card, tracker.deck).code == "9C" and len(calls) == 1
 
-    tracker._rest_index = tracker._arrived_index = lambda q, k: k
-    tracker._seat_of_arm_over = lambda q, before=None, span=3: 2
-    tracker._pictures.append((60, 2.0, img))
-    told = Detection("6H", tuple(map(tuple, bare)), 0.97)  # the model holds a card on that place
-    tracker._shows_bare_cloth = lambda image, q: False  # (told where it was read, not taken yet)
-    assert [o.code for o in tracker._arrivals(SimpleNamespace(image=img, t=2.0, index=60), [told], 60)] == ["6H"]
-    del tracker._shows_bare_cloth
-    assert tracker._read(img.copy(), bare + 2.0, tracker.deck).code == "9C" and len(calls) == 2
+    tracker.model.append(_Known("6H", bare, 0.0, 0.0, 0.0, "centre"))  # a card the model holds there
+    assert tracker._read(img, bare + 2.0, tracker.deck).code == "9C" and len(calls) == 2
 
 
 def test_a_card_read_surely_under_a_hand_is_read_on_its_outline_when_its_region_settles():

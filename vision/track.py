@@ -357,7 +357,7 @@ class Tracker:
         and a read costs 5 to 60 ms. (The same picture and quad give the same read.) Not read
         at all where a told card shows as it was (_told_read) or the place shows the bare cloth
         (_shows_bare_cloth: a place a card was taken from, beside an arm, read as nothing at 10
-        to 55 ms a read, a seventh of the speed benchmark's time under a lamp's glare)."""
+        to 55 ms a read, about an eighth of the speed benchmark's time under a lamp's glare)."""
         def read(img: np.ndarray, quad, deck) -> Detection:
             key = (kind, id(img), np.asarray(quad, np.float64).tobytes())
             hit = self._this_frame.get(key)
