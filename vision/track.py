@@ -359,10 +359,10 @@ class Tracker:
         (_shows_bare_cloth: a place a card was taken from, beside an arm, read as nothing at 10
         to 55 ms a read, about an eighth of the speed benchmark's time under a lamp's glare)."""
         def read(img: np.ndarray, quad, deck) -> Detection:
-            key = (kind, id(img), np.asarray(quad, np.float64).tobytes())
+            q = np.asarray(quad, np.float64).reshape(4, 2)
+            key = (kind, id(img), q.tobytes())
             hit = self._this_frame.get(key)
             if hit is None:
-                q = np.asarray(quad, np.float64).reshape(4, 2)
                 unread = self._told_read(img, q)
                 if unread is not None:
                     self.stats["told"] += 1
