@@ -432,7 +432,8 @@ def test_a_still_patch_beside_arms_that_reads_as_nothing_is_not_read_on_its_othe
 def test_an_outline_is_read_once_a_frame():
     """Several steps of one frame may read one outline (the region that settles a card, a model
     card it touches, a read ahead): the first read is kept for the rest of the frame, and a new
-    frame is read afresh. stats["reads"] counts the reads made."""
+    frame that shows it otherwise is read afresh (one that shows it as it did: test below).
+    stats["reads"] counts the reads made."""
     from vision.types import Detection, Frame
 
     calls = []
@@ -453,6 +454,7 @@ def test_an_outline_is_read_once_a_frame():
     tracker._read(first, q + 5, tracker.deck)  # another outline
     assert len(calls) == 2
     second = first.copy()
+    cv2.rectangle(second, (110, 110), (130, 140), (40, 40, 200), -1)  # a pip shows now
     tracker.update(Frame(second, 1 / 30, 1))
     tracker._read(second, q, tracker.deck)
     assert len(calls) == 3
@@ -1415,6 +1417,43 @@ def test_a_place_that_shows_the_bare_cloth_is_not_read():
 
     tracker.model.append(_Known("6H", bare, 0.0, 0.0, 0.0, "centre"))  # a card the model holds there
     assert tracker._read(img, bare + 2.0, tracker.deck).code == "9C" and len(calls) == 2
+
+
+def test_an_outline_read_lately_whose_place_shows_as_it_did_is_not_read_again():
+    """A card is read ahead while it waits out its settle frames, and again where its region
+    settles, and two outline hypotheses of one card often lie a pixel apart: an outline within
+    READ_AGAIN_PX of one read in the last READ_KEPT_FRAMES frames, on a picture that shows its
+    place as it did, takes that read. Further off, on a changed place, or later, it is read."""
+    from vision.track import READ_AGAIN_PX, READ_KEPT_FRAMES
+    from vision.types import Detection
+
+    tracker, img, _ = _tracker_on((600, 380), (600, 380), 0.0)
+    calls = []
+
+    def reader(image, q, deck):
+        calls.append(np.asarray(q).copy())
+        return Detection("9C", tuple((float(x), float(y)) for x, y in np.asarray(q)), 1.0)
+
+    tracker._read = tracker._once_a_frame(reader, "read")
+    tracker._read_quick = tracker._once_a_frame(reader, "quick")
+    card = cv2.boxPoints(((600.0, 380.0), (126, 176), 0.0)).astype(np.float64)
+    first = tracker._read(img, card, tracker.deck)
+    assert first.code == "9C" and len(calls) == 1
+    assert tracker._read(img, card + READ_AGAIN_PX * 0.9, tracker.deck) is first and len(calls) == 1
+    assert tracker.stats["recalled"] == 1 and tracker.stats["reads"] == 1
+    assert tracker._read(img, card + READ_AGAIN_PX * 1.5, tracker.deck) is not first and len(calls) == 2
+    assert tracker._read_quick(img, card, tracker.deck).code == "9C" and len(calls) == 3  # (another kind)
+
+    tracker._n += 5  # frames later: the same picture with fresh sensor noise takes the read
+    noise = np.random.default_rng(3).integers(-6, 7, img.shape)
+    later = np.clip(img.astype(int) + noise, 0, 255).astype(np.uint8)
+    assert tracker._read(later, card, tracker.deck) is first and len(calls) == 3
+    covered = later.copy()  # a finger on a corner of it: read again
+    cv2.circle(covered, (560, 320), 12, (90, 120, 170), -1)
+    assert tracker._read(covered, card, tracker.deck) is not first and len(calls) == 4
+    tracker._n += READ_KEPT_FRAMES  # too long ago
+    again = img.copy()
+    assert tracker._read(again, card - 0.5, tracker.deck) is not first and len(calls) == 5
 
 
 def test_a_card_read_surely_under_a_hand_is_read_on_its_outline_when_its_region_settles():
