@@ -390,7 +390,7 @@ def test_outlines_on_a_card_read_fully_surely_are_not_read_again():
     tracker, _ = _bare_tracker()
 
     outlines = [_card_at(100, 100), _card_at(102, 101), _card_at(300, 100), _card_at(302, 101)]
-    tracker._card_quads = lambda frame, reg, st: [q for o in outlines for q in (o, o, o)]
+    tracker._card_quads = lambda frame, reg, st: iter([[o, o, o] for o in outlines])
     read = []
 
     def reader(img, q, deck):
@@ -415,7 +415,7 @@ def test_a_still_patch_beside_arms_that_reads_as_nothing_is_not_read_on_its_othe
     tracker, _ = _bare_tracker()
 
     for first, reads in ((0.0, 1), (0.25, 1), (0.3, 3)):
-        tracker._card_quads = lambda frame, reg, st: [_card_at(100, 100), _card_at(101, 100), _card_at(102, 100)]
+        tracker._card_quads = lambda frame, reg, st: iter([[_card_at(100, 100), _card_at(101, 100), _card_at(102, 100)]])
         read = []
 
         def reader(img, q, deck, first=first, read=read):

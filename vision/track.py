@@ -59,8 +59,9 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, replace
+from itertools import chain
 
 import cv2
 import numpy as np
@@ -841,15 +842,15 @@ class Tracker:
                    quick: bool = False) -> tuple[list[Detection], bool]:
         """The surest read of each new card in a changed region, and whether the change had
         a card's shape at all. quick: reads that count only when sure (no slow pose search)."""
-        new_quads = self._card_quads(frame, reg, st)
-        if not new_quads:
+        groups = self._card_quads(frame, reg, st)
+        first = next(groups, None)
+        if first is None:
             # no card's shape: where the reads find nothing, the change is taken in as it is
             return self._one_per_place(self._print_change_reads(frame.image, reg, k, quick)), False
-        if quick:
-            new_quads = new_quads[:3]  # the patch is one card at most: its first outlines
+        # the patch read quickly is one card at most: its first outlines
         dets: list[Detection] = []
-        for g in range(0, len(new_quads), 3):  # diff box, edge fit, edge fit turned
-            group = new_quads[g + 1:g + 3] + new_quads[g:g + 1]
+        for outlines in [first] if quick else chain([first], groups):
+            group = outlines[1:3] + outlines[:1]  # edge fit, edge fit turned, diff box
             if any(d.confidence >= 1.0 and all(self._overlap(q, np.asarray(d.corners, np.float64)) > READ_THERE
                                                for q in group) for d in dets):
                 continue  # on a card read fully surely: its read would not stand (_one_per_place)
@@ -1319,8 +1320,12 @@ class Tracker:
         zone = self.layout.zone_at(float(c[0]), float(c[1]))
         return _Known(d.code, q, float(c[0]), float(c[1]), ang, zone, d.face_up, d.back, read=d)
 
-    def _card_quads(self, frame: Frame, reg: np.ndarray, st) -> list[np.ndarray]:
-        """Card-sized rectangles (image corners) fitted to where the table changed."""
+    def _card_quads(self, frame: Frame, reg: np.ndarray, st) -> Iterator[list[np.ndarray]]:
+        """Card-sized rectangles (image corners) fitted to where the table changed, in groups of
+        three outlines of one card: the difference's box, the edge fit and it turned; the fit
+        at a pile or seat spot near it; the fit by the edges new since; a field's outline.
+        Each group is fitted when asked for (a fit costs milliseconds, and a card read surely on
+        its first outlines needs no other: _new_reads)."""
         assert self._ref_full is not None
         x, y, w, h = (int(v) for v in st[:4])
         f = self.f
@@ -1345,10 +1350,10 @@ class Tracker:
         hm = t @ self.cal.image_to_table @ o
         size = (int(mx1 - mx0), int(my1 - my0))
         if size[0] <= 0 or size[1] <= 0 or size[0] * size[1] > 4e6:
-            return []
+            return
         top = cv2.warpPerspective(mask * 255, hm, size, flags=cv2.INTER_NEAREST)
         cnts, _ = cv2.findContours(top, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        quads = []
+        shaped = False
         area = CARD_W_MM * CARD_H_MM
         for cnt in cnts:
             if cv2.contourArea(cnt) < 0.25 * area:
@@ -1366,23 +1371,26 @@ class Tracker:
                             for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
             pts += [mx0, my0]
             c = pts.mean(axis=0)
-            first = len(quads)
-            quads.append(self.cal.to_image(pts))
-            quads.extend(self._fit_card(frame.image, float(c[0]), float(c[1])))
+            shaped = True
+            these = [self.cal.to_image(pts), *self._fit_card(frame.image, float(c[0]), float(c[1]))]
+            yield list(these)
             # a card laid on a pile or a seat spot lies close to the old top card or the spot:
             # fit there too (the difference's outline misleads when two cards overlap)
             touched = self._touched_near(reg, float(c[0]), float(c[1]))
             for px, py in self._anchors(reg, float(c[0]), float(c[1]), touched):
                 fit = self._fit_card(frame.image, px, py)
-                quads.extend([fit[0], fit[0], fit[1]])
+                these += [fit[0], fit[0], fit[1]]
+                yield these[-3:]
             for kn in touched:
                 if kn.top:  # a card laid askew on it: its outline by the edges new since (a
                     # group of three, as the others, of that one outline)
-                    quads.extend(3 * self._fit_by_new_edges(frame.image, kn, quads[first:]))
-        if quads:
+                    new = self._fit_by_new_edges(frame.image, kn, these)
+                    if new:
+                        these += 3 * new
+                        yield these[-3:]
+        if shaped:
             for fq in self._field_quads(frame.image, (X0, Y0, X1, Y1)):
-                quads.extend([fq, fq, fq])
-        return quads
+                yield [fq, fq, fq]
 
     def _print_change_quads(self, image: np.ndarray, reg: np.ndarray) -> list[tuple[_Known, list[np.ndarray]]]:
         """Outlines (image corners) of a card laid squarely on one much like it (a 6 of hearts
