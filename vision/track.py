@@ -1264,9 +1264,10 @@ class Tracker:
         # every crossing pixel in table mm and its distance from the table centre, at once, in
         # runs by piece (each run in the picture's row order, as the piece's own pixels are)
         ys, xs = np.nonzero(crossing)
-        by_piece = np.argsort(lab[ys, xs], kind="stable")
+        piece = lab[ys, xs]
+        by_piece = np.argsort(piece, kind="stable")
         ys, xs = ys[by_piece], xs[by_piece]
-        run = np.searchsorted(lab[ys, xs], np.arange(n + 1))  # piece j: run[j]:run[j + 1]
+        run = np.searchsorted(piece[by_piece], np.arange(n + 1))  # piece j: run[j]:run[j + 1]
         pts = np.column_stack([xs, ys]).astype(np.float64) / self.f
         mm = self.cal.to_table(pts) if len(pts) else np.zeros((0, 2))  # (none: OpenCV gives None)
         cx, cy = self.layout.centre
