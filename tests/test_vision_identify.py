@@ -651,17 +651,25 @@ def test_a_quad_on_a_straight_edge_with_no_other_outline_is_not_a_sure_card() ->
     assert _rank(img, card, det, _Match("C3", None, 0, 0.98, 0.0, 0.001)) >= 0
 
 
-@pytest.mark.parametrize(("whole", "rank", "kept"), [(True, 1, False), (False, 1, True), (True, 3, True)])
+@pytest.mark.parametrize(("whole", "rank", "index", "kept"), [
+    (True, 1, None, False), (False, 1, None, True), (True, 3, None, True),
+    (True, 1, ("3H", 1.0), True), (True, 1, ("3H", 0.6), False), (True, 1, ("6H", 1.0), False)])
 def test_a_rectangle_fitted_whole_is_not_searched_far_off(monkeypatch: pytest.MonkeyPatch, whole: bool, rank: int,
-                                                          kept: bool) -> None:
+                                                          index: tuple[str, float] | None, kept: bool) -> None:
     """A pile's top card gets the rectangle fitted whole as a hypothesis as well as its side
     fit. Searched from, such a rectangle can stray onto part of the card, which reads as another
     card (a 6 of hearts' top part read as a 3 of hearts at 0.97): a search that takes it further
     than a little off is not read, unless its sure read's outline shows on every side (rank 3):
     then the search found the whole card (a fan's top 8, whose other hypothesis, turned onto the
-    cards below, read as a 7 at 1.0). Other hypotheses are searched as before."""
+    cards below, read as a 7 at 1.0); or unless the corner index on it names the card surely (a
+    fan's top 8 of hearts, one side on the white of the card below, showed no outline there).
+    Other hypotheses are searched as before."""
     import vision.identify as ident
+    from vision.decks import index_reader
     from vision.detect import Candidate
+
+    monkeypatch.setattr(index_reader, "read_index",
+                        lambda image, corners: None if index is None else index_reader.IndexRead(*index, 0))
 
     q = card_quad(200, 200, 10.0, 100)  # 71 px wide
     far = q + np.float32([0.3 * 71, 0.0])  # searched 30 % of its width away
