@@ -1717,8 +1717,9 @@ def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 WHOLE_MOVE = 0.12  # share of its short side a rectangle fitted whole may be searched away
-# (unless it reads surely there with its outline showing on every side: then the search found the
-# card it was fitted around, not part of one)
+# (unless it reads surely there with its outline showing on every side, or a standard card's
+# corner index names it there (_index_confirms): then the search found the card it was fitted
+# around, not part of one)
 
 
 def _index_confirms(image: np.ndarray, deck: Deck, det: Detection) -> bool:
