@@ -964,14 +964,16 @@ def test_a_card_unsure_only_against_its_twin_is_not_pose_searched_where_its_inde
     spades against the 8 of clubs), and whose corner index reads surely as one of the two: a
     search of its exact pose (10-20 ms, the largest part of a standard read on the tracker's
     moving frames) would tell the twins apart no better than the index and the pair read do, so
-    it is not run. An index read unsure, or of a third card, leaves the search to run."""
+    it is not run. An index read unsure, or of a third card, leaves the search to run. (The
+    outline given lies 2 px off the card: one that its edges confirm is not searched at all,
+    see the next test.)"""
     import vision.identify as ident
 
     deck = get_deck("standard")
     comp = Composer(300, 300, cloth=(40, 90, 50), rng=np.random.default_rng(2))
     comp.add_card(deck, "8S", card_quad(150, 150, 25.0, 110))
     scene = comp.finish(blur=1.0, noise=2.0)
-    corners = np.array(scene.cards[0].corners)
+    corners = np.array(scene.cards[0].corners) + 2.0
     q = ident._oriented(np.asarray(corners, np.float32))
     _, m = ident._best_read(scene.image, q, ident.templates(deck), True, search=False, align=False)
     # the case: unsure against the twin only (an 8 of diamonds so drawn is read surely now)
@@ -985,6 +987,32 @@ def test_a_card_unsure_only_against_its_twin_is_not_pose_searched_where_its_inde
         assert bool(calls) == searched, index_read
         if index_read == ("8S", 1.0):
             assert (d.code, d.confidence) == ("8S", 1.0)
+
+
+@pytest.mark.parametrize("off_px,outlines", [(0.0, 1), (2.0, 2)])
+def test_a_card_unsure_only_against_its_twin_is_read_once_on_an_outline_its_edges_confirm(
+        monkeypatch: pytest.MonkeyPatch, off_px: float, outlines: int) -> None:
+    """A standard card whose templates are sure against every card but its twin, read on the
+    outline sharpened on its edges, where that lies within SAME_OUTLINE_PX of the outline given
+    (a tracker's outline is fitted to the edges already): the outline given shows the same
+    picture and its pose needs no search, whatever the corner index reads; the pair read
+    settles the twins (under a lamp's glare, reading such a card again and searching its pose
+    took a tenth of the tracker's reading time). An outline given 2 px off is read too, and
+    searched where the index is unsure."""
+    import vision.identify as ident
+
+    deck = get_deck("standard")
+    comp = Composer(300, 300, cloth=(40, 90, 50), rng=np.random.default_rng(2))
+    comp.add_card(deck, "8S", card_quad(150, 150, 25.0, 110))
+    scene = comp.finish(blur=1.0, noise=2.0)
+    corners = np.array(scene.cards[0].corners) + off_px
+    aligned = _counted(monkeypatch, ident, "_aligned")
+    searched = _counted(monkeypatch, ident, "_pose_search")
+    _index_reads(monkeypatch, "8S", 0.6)
+    d = identify_region(scene.image, corners, deck)
+    assert len(aligned) == outlines
+    assert bool(searched) == (outlines == 2)
+    assert (d.code, d.confidence >= 0.9) == ("8S", True)  # (the pair read chose the spade)
 
 
 def test_a_sure_index_read_of_one_twin_is_not_sure_where_the_pair_read_names_the_other(monkeypatch) -> None:

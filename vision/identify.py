@@ -1142,7 +1142,7 @@ def _no_card(m: _Match) -> bool:
 def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
                search: bool = True, strict: bool = False, align: bool = True,
                settled: Callable[[np.ndarray, _Match], bool] | None = None,
-               fielded: bool = True) -> tuple[np.ndarray, _Match]:
+               fielded: bool = True, twins: bool = False) -> tuple[np.ndarray, _Match]:
     """Read the quad as given and as sharpened on the image's edges (a tracker's or a blob's quad
     is a few pixels off): fitted a rectangle, or, a card in perspective, side by side (where the
     sides then follow an outline all round, OUTLINED, close to the quad given, OUTLINE_AGREES,
@@ -1157,7 +1157,8 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
     and cost 10-20 ms a quad.
 
     Reads that name different cards are settled by _either. settled(quad, read): whether an
-    unsure read needs no search of its exact pose (see _read_region's twin_settled)."""
+    unsure read needs no search of its exact pose (see _read_region's twin_settled). twins: a
+    standard deck, whose twins the caller settles (_twin_only)."""
     reads: list[tuple[np.ndarray, _Match]] = []
     outlined = False  # the sharpened quad follows the card's outline all round: no pose to search
     if refine:
@@ -1173,6 +1174,12 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
     if reads and reads[0][1].confidence >= 0.95 and (
             float(np.abs(reads[0][0] - q).max()) <= SAME_OUTLINE_PX
             or _quick_best(rectify(image, q), t) == (reads[0][1].code, reads[0][1].back)):
+        return reads[0]
+    if twins and reads and _twin_only(reads[0][1]) and float(np.abs(reads[0][0] - q).max()) <= SAME_OUTLINE_PX:
+        # a standard card sure but for its twin, on an outline its edges confirm: the outline
+        # given shows the same picture, and no pose search tells a spade from a club better than
+        # the pair read and the corner index do (a tenth of the tracker's reading time under a
+        # lamp's glare; the tracking and identify benchmarks read every card as before)
         return reads[0]
     if reads and _no_card(reads[0][1]):
         return reads[0]  # no card there (a hand, a shadow): the other outlines would not find one
@@ -1291,6 +1298,13 @@ PAIR_EXPLAINS = 0.5  # the better face must explain more of its marks than this 
 
 _BLACK = {"S", "C"}
 _TWIN_SUITS = (_BLACK, {"H", "D"})
+
+
+def _twin_only(m: _Match) -> bool:
+    """Is a read of a standard card sure against every card but its twin (the pair read and
+    the corner index tell those apart)?"""
+    return (m.back is None and m.rival is not None and m.rival[1] is None and _twins(m.code, m.rival[0])
+            and m.other_margin * m.quality >= 0.9)
 
 
 def _twins(a: str, b: str) -> bool:
@@ -1442,14 +1456,13 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
         """A standard card read surely against every card but its twin, whose corner index reads
         surely as one of the two: the pose search would not tell a small spade from a small club
         any better than the index and the pair read do (and costs 10 to 20 ms a card)."""
-        if m.back is not None or m.rival is None or m.rival[1] is not None or not _twins(m.code, m.rival[0]) \
-                or m.other_margin * m.quality < 0.9:
+        if not _twin_only(m):
             return False
         r = index_on(q)
         return r is not None and r.confidence >= INDEX_SURE and r.code in (m.code, m.rival[0])
 
     q, m = _best_read(image, given, templates(deck), refine, search, strict, align=not standard,
-                      settled=twin_settled if standard else None, fielded=not standard)
+                      settled=twin_settled if standard else None, fielded=not standard, twins=standard)
     index = None
     index_q = q  # the outline the corner index was read on
     if standard and m.back is None and m.structure >= NO_CARD_STRUCTURE:
