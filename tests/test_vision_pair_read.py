@@ -108,7 +108,7 @@ def test_the_pair_read_settles_a_standard_card_only_against_its_twin(monkeypatch
     knows only the two faces, must not decide between them. Between twins it does."""
     import vision.identify as ident
 
-    monkeypatch.setattr(ident, "pair_margin", lambda image, q, faces, align=True, as_drawn=True: (0.4, 0.9))  # decisive
+    monkeypatch.setattr(ident, "pair_margin", lambda image, q, faces, align=True, as_drawn=True, against=False: (0.4, 0.9))  # decisive
     img = np.zeros((100, 100, 3), np.uint8)
     q = card_quad(50, 50, 0.0, LONG_PX)
     deck = get_deck("standard")
@@ -158,6 +158,30 @@ def _with_twin(code: str) -> tuple[np.ndarray, np.ndarray]:
     """The card's face and its twin's, drawn for pair_margin."""
     deck = get_deck("standard")
     return deck.render_face(code, FACE_PX_PER_MM), deck.render_face(code[:-1] + TWIN[code[-1]], FACE_PX_PER_MM)
+
+
+def test_asked_only_against_the_first_face_the_windows_are_read_only_where_the_whole_print_favours_the_second(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """pair_margin(against=True), for a caller that asks only whether the second face is
+    favoured (a card read surely, checked against its twin): where the whole print favours the
+    first face, the two readers cannot agree on the second, so the windows (a third of the
+    read's time) are not read and the margin is 0; where it favours the second, the margin is
+    the one asked without against."""
+    import vision.pair_read as pair_read
+
+    img, codes, quads = _black_cards(0)
+    windows = []
+    real = pair_read._marks_margin
+    monkeypatch.setattr(pair_read, "_marks_margin", lambda *a, **kw: windows.append(1) or real(*a, **kw))
+    for code, q in zip(codes[:3], quads[:3], strict=True):
+        faces = _with_twin(code)
+        right = pair_margin(img, q, faces)
+        assert right[0] > 0.1, code
+        del windows[:]
+        assert pair_margin(img, q, faces, against=True) == (0.0, 0.0)
+        assert not windows, code
+        assert pair_margin(img, q, faces[::-1], against=True) == pair_margin(img, q, faces[::-1])
+        assert windows, code
 
 
 def test_a_quad_two_pixels_off_is_first_laid_on_the_print_both_faces_share() -> None:

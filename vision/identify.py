@@ -1367,13 +1367,15 @@ def _other_colour(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match) -> _M
                    rival_margin=sure, other_margin=1.0, paired=abs(got))
 
 
-def _pair_read(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, other: str) -> tuple[float, float]:
+def _pair_read(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, other: str,
+               against: bool = False) -> tuple[float, float]:
     """The pair read's margin for m's card over the other (vision/pair_read.py), and how sure
-    it makes one of the two (0..1)."""
+    it makes one of the two (0..1). against: the caller asks only whether the other is
+    favoured (pair_margin's against)."""
     faces = (deck.render_face(m.code, FACE_PX_PER_MM), deck.render_face(other, FACE_PX_PER_MM))
     drawn_clear = _drawn_clear(deck, m)
     got, explained = pair_margin(image, _printed(q, m), faces, align=drawn_clear,
-                                 as_drawn=m.structure >= PAIR_STRUCTURE)
+                                 as_drawn=m.structure >= PAIR_STRUCTURE, against=against)
     if not drawn_clear:
         span = PAIR_SPAN_PHOTOS
     elif m.structure < PAIR_STRUCTURE:  # (read by the windows alone)
@@ -1416,7 +1418,7 @@ def _twin_checked(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match) -> _M
     twin = _twin_code(m.code)
     if m.confidence < MIN_CONFIDENCE or twin is None or twin not in deck.codes:
         return m
-    got, sure = _pair_read(image, q, deck, m, twin)
+    got, sure = _pair_read(image, q, deck, m, twin, against=True)
     if got >= 0:
         return m
     return replace(m, confidence=m.confidence * (1.0 - sure), quality=m.quality * (1.0 - sure))
