@@ -959,6 +959,25 @@ def test_a_card_whose_index_reads_it_fully_surely_needs_no_pair_read(monkeypatch
             assert (d.code, d.confidence) == (code, 1.0)
 
 
+@pytest.mark.parametrize("index_read,windows", [(("7S", 1.0), False), (("7S", 0.97), True), (("7C", 1.0), True)])
+def test_a_black_card_its_index_names_fully_surely_is_pair_read_only_against_its_twin(
+        monkeypatch: pytest.MonkeyPatch, index_read: tuple[str, float], windows: bool) -> None:
+    """A seven of spades the templates cannot tell from the seven of clubs, whose corner index
+    reads the spade fully surely: the pair read is asked only whether it favours the club (the
+    index's shape model can be sure and wrong), and where its whole print favours the spade its
+    marks' windows are not read (a pair read that favours the card leaves the index's verdict).
+    An index less sure, or naming the club, leaves the whole pair read to run."""
+    import vision.pair_read as pair_read
+
+    deck, q, image = _one_card("standard", "7S")
+    read_windows = _counted(monkeypatch, pair_read, "_marks_margin")
+    _index_reads(monkeypatch, *index_read)
+    d = identify_region(image, q, deck)
+    assert bool(read_windows) == windows
+    if index_read == ("7S", 1.0):
+        assert (d.code, d.confidence) == ("7S", 1.0)
+
+
 def test_a_card_unsure_only_against_its_twin_is_not_pose_searched_where_its_index_is_sure(monkeypatch) -> None:
     """A standard card whose templates are sure against every card but its twin (an 8 of
     spades against the 8 of clubs), and whose corner index reads surely as one of the two: a

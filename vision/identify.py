@@ -1312,7 +1312,8 @@ def _twins(a: str, b: str) -> bool:
     return a[:-1] == b[:-1] and {a[-1:], b[-1:]} in _TWIN_SUITS
 
 
-def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, twins: bool = False) -> _Match:
+def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, twins: bool = False,
+                  backed: bool = False) -> _Match:
     """A face read whose margin is small against one other face only (a small spade's pips
     and a small club's are a few blurred pixels apart on the rectified picture) is settled
     between the two on the image's own pixels (vision/pair_read.py): the winner keeps the
@@ -1324,7 +1325,11 @@ def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, twins
     (a whole pip, the index's rank) that the templates tell apart on any picture of the card:
     where they cannot, the quad is well off the card (a pile's top card outlined with the one
     below) or the card is a third one, and the pair read, which knows only the two faces, would
-    choose one of them surely (a pile's 8 of hearts read as a 7 of diamonds, not an 8)."""
+    choose one of them surely (a pile's 8 of hearts read as a 7 of diamonds, not an 8).
+
+    backed: another reader (the corner index, fully surely) names m's card: the pair read is
+    asked only whether it favours the twin (pair_margin's against), which alone would change
+    the verdict."""
     if m.back is not None or m.code == UNKNOWN or m.quality <= 0.0:
         return m
     if twins and _drawn_clear(deck, m) and _ink_not_of(image, q, deck, m, m.code):
@@ -1337,7 +1342,7 @@ def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, twins
         return m
     if m.rival_margin >= PAIR_TRY and not twins:
         return m
-    got, sure = _pair_read(image, q, deck, m, m.rival[0])
+    got, sure = _pair_read(image, q, deck, m, m.rival[0], against=backed)
     if got >= 0:
         margin = min(max(m.rival_margin, sure), m.other_margin)
         return replace(m, confidence=margin * m.quality, rival_margin=max(m.rival_margin, sure),
@@ -1490,13 +1495,14 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
         # 1.0, its index saying the spade); the pair read is asked instead
         assert index is not None and m.rival is not None
         m = replace(m, rival=(index.code, None), rival_margin=0.0, other_margin=min(m.rival_margin, m.other_margin))
-    if not (index is not None and index.confidence >= 1.0 and index.code == m.code
-            and (m.confidence >= 0.9 or m.code[-1:] not in _BLACK)):
+    backed = index is not None and index.confidence >= 1.0 and index.code == m.code
+    if not (backed and (m.confidence >= 0.9 or m.code[-1:] not in _BLACK)):
         # (where the corner index reads the card the templates name fully surely, the pair read
         # is not needed; except a black card the templates are unsure of: their card may be the
         # twin the index names only by chance, and the index's spades and clubs rest on a shape
-        # model that can be sure and wrong, which the pair read may contradict)
-        settled = _pair_settled(image, q, deck, m, twins=standard)
+        # model that can be sure and wrong, which the pair read may contradict: only that is
+        # asked of it, backed, as a read that favours the card leaves the index's verdict)
+        settled = _pair_settled(image, q, deck, m, twins=standard, backed=backed)
         # where the index doubted it, the pair read may only leave the templates' card less sure:
         # two readers that are unsure at this size do not make the twin sure
         m = replace(settled, code=m.code, rival=m.rival, confidence=0.0, paired=0.0) if doubted and settled.code != m.code \
