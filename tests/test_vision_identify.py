@@ -1492,7 +1492,7 @@ def test_a_card_whose_twin_is_undecided_and_whose_index_names_another_rank_is_un
     import vision.identify as ident
 
     deck, q, image = _one_card("standard", "KS")
-    monkeypatch.setattr(ident, "_pair_settled", lambda image, q, deck, m, twins=False: replace(
+    monkeypatch.setattr(ident, "_pair_settled", lambda image, q, deck, m, twins=False, backed=False: replace(
         m, confidence=0.0, rival=(ident._twin_code(m.code), None), rival_margin=0.0, paired=0.0))
     _index_reads(monkeypatch, "AS", 1.0)
     assert identify_region(image, q, deck).code == UNKNOWN
