@@ -434,8 +434,8 @@ def pair_margin(image: np.ndarray, corners: np.ndarray, faces: tuple[np.ndarray,
 
     against: the caller asks only whether the second face is favoured (a card read surely,
     checked against its twin): where the whole print favours the first, or neither, the two
-    readers cannot agree on the second, so the windows are not read and the margin is 0 (with
-    nothing explained): a third of the read's time."""
+    readers cannot agree on the second, so the windows (about a third of a pair read's time)
+    are not read and the margin is 0, with nothing explained."""
     q = np.asarray(corners, np.float32).reshape(4, 2)
     pad = 4 + STEP + ALIGN_REACH
     x0, y0 = np.maximum(np.floor(q.min(axis=0)).astype(int) - pad, 0)
