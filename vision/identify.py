@@ -1171,18 +1171,20 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
                 float(np.linalg.norm(fq - q, axis=1).max()) <= OUTLINE_AGREES * _card_like(q)[1]
         fq, pic, fitted = _aligned(image, _oriented(fq), t, align)
         reads.append((fq, _match(pic, t, strict, fitted)))
-    if reads and reads[0][1].confidence >= 0.95 and (
-            float(np.abs(reads[0][0] - q).max()) <= SAME_OUTLINE_PX
-            or _quick_best(rectify(image, q), t) == (reads[0][1].code, reads[0][1].back)):
-        return reads[0]
-    if twins and reads and _twin_only(reads[0][1]) and float(np.abs(reads[0][0] - q).max()) <= SAME_OUTLINE_PX:
-        # a standard card sure but for its twin, on an outline its edges confirm: the outline
-        # given shows the same picture, and no pose search tells a spade from a club better than
-        # the pair read and the corner index do (a tenth of the tracker's reading time under a
-        # lamp's glare; the tracking and identify benchmarks read every card as before)
-        return reads[0]
-    if reads and _no_card(reads[0][1]):
-        return reads[0]  # no card there (a hand, a shadow): the other outlines would not find one
+    if reads:
+        first = reads[0][1]
+        same_outline = float(np.abs(reads[0][0] - q).max()) <= SAME_OUTLINE_PX
+        if first.confidence >= 0.95 and (
+                same_outline or _quick_best(rectify(image, q), t) == (first.code, first.back)):
+            return reads[0]
+        if twins and same_outline and _twin_only(first):
+            # a standard card sure but for its twin, on an outline its edges confirm: the outline
+            # given shows the same picture, and no pose search tells a spade from a club better
+            # than the pair read and the corner index do (a tenth of the tracker's reading time
+            # under a lamp's glare; the tracking and identify benchmarks read every card as before)
+            return reads[0]
+        if _no_card(first):
+            return reads[0]  # no card there (a hand, a shadow): the other outlines would not find one
     aq, pic, fitted = _aligned(image, q, t, align)
     reads.append((aq, _match(pic, t, strict, fitted)))
     best = reads[-1] if len(reads) == 1 else _either(reads[0], reads[1])
