@@ -1213,17 +1213,21 @@ def test_a_standard_cards_margin_is_taken_against_its_twin_however_far_its_overa
     assert (m.code, m.rival) == (near.code, near.rival) and m.confidence <= near.confidence + 1e-6, m
 
 
-@pytest.mark.parametrize("kind,covered,sure", [("standard", 0.0, True), ("enrolled", 0.0, False),
-                                               ("standard", 0.26, False)])
+@pytest.mark.parametrize("kind,covered,other_margin,sure,asked_align", [
+    ("standard", 0.0, 1.0, True, [True]), ("enrolled", 0.0, 1.0, False, [False]),
+    ("standard", 0.26, 1.0, True, [True]), ("standard", 0.26, 0.85, False, [False])])
 def test_a_pair_margin_is_sure_sooner_where_the_faces_are_our_drawings(
-        monkeypatch: pytest.MonkeyPatch, kind: str, covered: float, sure: bool) -> None:
+        monkeypatch: pytest.MonkeyPatch, kind: str, covered: float, other_margin: float, sure: bool,
+        asked_align: list[bool]) -> None:
     """A pair margin of 0.17 for one twin: where the two faces compared are our drawings, the
     print itself, the pair read errs only by the camera (on rendered tables, with the quad a
     pixel and a half off, its two readers never agreed on the wrong twin) and that is sure;
     where they are photographs (an enrolled deck: their own light and blur err too, by 0.175
-    on a real four of hearts), it is not; nor where a quarter of the card is covered (a three of
-    clubs with its middle pip hidden read as a two, and the two of spades won by 0.165), where
-    the cover's edges may also pull the quad off the print the two faces share."""
+    on a real four of hearts), it is not. Where a quarter of the card is covered, so too where
+    the templates are sure of every card but the twin (PAIR_SPAN_COVERED); not where they are
+    unsure of a third card (a three of clubs with its middle pip hidden read as a two, and the
+    two of spades won by 0.165): there the windows alone read it, on the quad as given (the
+    cover's edges may pull the quad off the print the two faces share)."""
     import vision.identify as ident
 
     deck = get_deck("standard")
@@ -1234,11 +1238,36 @@ def test_a_pair_margin_is_sure_sooner_where_the_faces_are_our_drawings(
     monkeypatch.setattr(ident, "pair_margin",
                         lambda *a, align=True, as_drawn=True, against=False: asked.append(align) or margin(*a))
     m = ident._Match("7S", None, 0, 0.0, covered, 0.005, structure=0.9, rival=("7C", None),
-                     rival_margin=0.0, other_margin=1.0)
+                     rival_margin=0.0, other_margin=other_margin)
     got = ident._pair_settled(np.zeros((200, 200, 3), np.uint8), card_quad(100, 100, 0, 120), deck, m,
                               twins=True)
     assert got.code == "7S" and (got.confidence >= 0.9) == sure, got
-    assert asked == [sure]  # the quad is laid on the shared print first only there too
+    assert asked == asked_align  # the quad is laid on the shared print first only there too
+
+
+def test_a_covered_twin_the_two_readers_cannot_settle_is_read_by_the_windows_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A covered standard card sure but for its twin, where the whole print and the marks'
+    windows disagree (the pair read's margin 0): read as before, by the windows alone on the
+    quad as given (a ten of hearts a fifth under a hand, chosen by them by 0.22); and not at all
+    by the two readers in a quick read (a tracker's, of a card beside a hand)."""
+    import vision.identify as ident
+
+    deck = get_deck("standard")
+    asked = []
+
+    def pair_margin(image, corners, faces, align=True, as_drawn=True, against=False):
+        asked.append(align)
+        return (0.0, 0.98) if align else (0.3, 0.98)
+    monkeypatch.setattr(ident, "pair_margin", pair_margin)
+    m = ident._Match("10H", None, 0, 0.0, 0.2, 0.005, structure=0.9, rival=("10D", None),
+                     rival_margin=0.0, other_margin=1.0)
+    img, q = np.zeros((200, 200, 3), np.uint8), card_quad(100, 100, 0, 120)
+    got = ident._pair_settled(img, q, deck, m, twins=True)
+    assert asked == [True, False] and got.code == "10H" and got.confidence >= 0.9, got
+    asked.clear()
+    ident._pair_settled(img, q, deck, m, twins=True, covered_twins=False)
+    assert asked == [False]
 
 
 @pytest.mark.parametrize("code, twin", [("3S", "3C"), ("QC", "QS")])
@@ -1492,7 +1521,7 @@ def test_a_card_whose_twin_is_undecided_and_whose_index_names_another_rank_is_un
     import vision.identify as ident
 
     deck, q, image = _one_card("standard", "KS")
-    monkeypatch.setattr(ident, "_pair_settled", lambda image, q, deck, m, twins=False, backed=False: replace(
+    monkeypatch.setattr(ident, "_pair_settled", lambda image, q, deck, m, twins=False, backed=False, covered_twins=True: replace(
         m, confidence=0.0, rival=(ident._twin_code(m.code), None), rival_margin=0.0, paired=0.0))
     _index_reads(monkeypatch, "AS", 1.0)
     assert identify_region(image, q, deck).code == UNKNOWN

@@ -1285,6 +1285,19 @@ PAIR_SPAN_PHOTOS = 0.2
 # the print the faces share (pair_read._aligned), which the cover's edges may pull off it (a
 # wig-out card a third covered, read as itself at 0.53, then favoured another character)
 PAIR_CLEAR = 0.1
+# ... except between a standard card and its twin, where the templates are sure of every other
+# card (_twin_only): a third card is then unlikely, and on our drawings the two readers that
+# must agree (the whole print and the marks' windows, on the quad laid on the print the twins
+# share) read a card under a hand well. On the identify benchmark's tables (seeds 1 to 7), of 112
+# such reads of standard cards 10 to 40 % covered, on true outlines and 1.5 px off, they favoured
+# the wrong twin by at most 0.023 (0.033 where the templates explain little of the picture,
+# PAIR_STRUCTURE), and the right one by over 0.05 in 64; the windows alone on the quad as given
+# favoured the wrong twin by up to 0.089. So such a card is read so, with the floor of PAIR_FLOOR
+# and a span of PAIR_SPAN_COVERED (PAIR_SPAN_VAGUE where the templates explain little of the
+# picture); where the two readers disagree, by the windows alone as before
+# (a ten of hearts a fifth under a hand, which the whole print could not tell from the ten of
+# diamonds, the windows chose by 0.22)
+PAIR_SPAN_COVERED = 0.05
 PAIR_STRUCTURE = 0.7  # where the best template explains less of the picture than this, the card
 # is not printed as our faces are drawn (a real deck's ace of clubs, 0.29), so the pair read is
 # the windows' alone (not the whole print's: that one left the real ace unread), with a floor of
@@ -1315,7 +1328,7 @@ def _twins(a: str, b: str) -> bool:
 
 
 def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, twins: bool = False,
-                  backed: bool = False) -> _Match:
+                  backed: bool = False, covered_twins: bool = True) -> _Match:
     """A face read whose margin is small against one other face only (a small spade's pips
     and a small club's are a few blurred pixels apart on the rectified picture) is settled
     between the two on the image's own pixels (vision/pair_read.py): the winner keeps the
@@ -1331,7 +1344,8 @@ def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, twins
 
     backed: another reader (the corner index, fully surely) names m's card: the pair read is
     asked only whether it favours the twin (pair_margin's against), which alone would change
-    the verdict."""
+    the verdict. covered_twins: a covered card sure but for its twin is first read by the pair
+    read's two readers (PAIR_SPAN_COVERED; not for a quick read: see _read_region)."""
     if m.back is not None or m.code == UNKNOWN or m.quality <= 0.0:
         return m
     if twins and _drawn_clear(deck, m) and _ink_not_of(image, q, deck, m, m.code):
@@ -1344,7 +1358,11 @@ def _pair_settled(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, twins
         return m
     if m.rival_margin >= PAIR_TRY and not twins:
         return m
-    got, sure = _pair_read(image, q, deck, m, m.rival[0], against=backed)
+    got, sure = 0.0, 0.0
+    if covered_twins and twins and deck.kind != "enrolled" and m.covered >= PAIR_CLEAR and _twin_only(m):
+        got, sure = _pair_read(image, q, deck, m, m.rival[0], against=backed, covered_twin=True)
+    if sure <= 0.0:  # (where the two readers of a covered twin disagree, the windows alone may tell)
+        got, sure = _pair_read(image, q, deck, m, m.rival[0], against=backed)
     if got >= 0:
         margin = min(max(m.rival_margin, sure), m.other_margin)
         return replace(m, confidence=margin * m.quality, rival_margin=max(m.rival_margin, sure),
@@ -1375,18 +1393,21 @@ def _other_colour(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match) -> _M
 
 
 def _pair_read(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, other: str,
-               against: bool = False) -> tuple[float, float]:
+               against: bool = False, covered_twin: bool = False) -> tuple[float, float]:
     """The pair read's margin for m's card over the other (vision/pair_read.py), and how sure
     it makes one of the two (0..1). against: the caller asks only whether the other is
-    favoured (pair_margin's against)."""
+    favoured (pair_margin's against). covered_twin: m is a covered standard card sure but for
+    its twin, the other (PAIR_SPAN_COVERED)."""
     faces = (deck.render_face(m.code, FACE_PX_PER_MM), deck.render_face(other, FACE_PX_PER_MM))
     drawn_clear = _drawn_clear(deck, m)
-    got, explained = pair_margin(image, _printed(q, m), faces, align=drawn_clear,
+    got, explained = pair_margin(image, _printed(q, m), faces, align=drawn_clear or covered_twin,
                                  as_drawn=m.structure >= PAIR_STRUCTURE, against=against)
-    if not drawn_clear:
-        span = PAIR_SPAN_PHOTOS
-    elif m.structure < PAIR_STRUCTURE:  # (read by the windows alone)
+    if m.structure < PAIR_STRUCTURE and (drawn_clear or covered_twin):  # (read by the windows alone)
         span = PAIR_SPAN_VAGUE
+    elif covered_twin:
+        span = PAIR_SPAN_COVERED
+    elif not drawn_clear:
+        span = PAIR_SPAN_PHOTOS
     else:
         span = PAIR_SPAN
     sure = float(np.clip((abs(got) - _pair_floor(deck, m)) / span, 0.0, 1.0))
@@ -1448,7 +1469,12 @@ def _twin_code(code: str) -> str | None:
 
 
 def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: bool = True,
-                 search: bool = True, strict: bool = False) -> tuple[Detection, _Match]:
+                 search: bool = True, strict: bool = False, quick: bool = False) -> tuple[Detection, _Match]:
+    """identify_region's read, and the templates' match it was settled from. quick: for a
+    caller that takes only a sure read, fast (a tracker's read of a card beside a hand, which
+    is read again where it settles): no pose search, nor the pair read's two readers on a
+    covered twin (_pair_settled's covered_twins: 70 ms more on a card beside a hand under a
+    lamp's glare, read unsurely all the same)."""
     given = _oriented(np.asarray(corners, dtype=np.float32))
     standard = _standard(deck)
     indexed: dict[bytes, IndexRead | None] = {}
@@ -1504,7 +1530,7 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
         # twin the index names only by chance, and the index's spades and clubs rest on a shape
         # model that can be sure and wrong, which the pair read may contradict: only that is
         # asked of it, backed, as a read that favours the card leaves the index's verdict)
-        settled = _pair_settled(image, q, deck, m, twins=standard, backed=backed)
+        settled = _pair_settled(image, q, deck, m, twins=standard, backed=backed, covered_twins=not quick)
         # where the index doubted it, the pair read may only leave the templates' card less sure:
         # two readers that are unsure at this size do not make the twin sure
         m = replace(settled, code=m.code, rival=m.rival, confidence=0.0, paired=0.0) if doubted and settled.code != m.code \
@@ -1685,9 +1711,10 @@ def identify_region(image: np.ndarray, corners, deck: Deck, strict: bool = False
     strict: the covered part of the quad counts against the fit, so that a card showing from
     under another (or under a hand) is not read surely; a tracker that wants only the card come
     to rest on top asks for this. quick: no slow search of the card's exact pose when the first
-    reads are unsure (for a caller that takes only a sure read)."""
+    reads are unsure, nor the pair read's two readers on a covered card (for a caller that takes
+    only a sure read: see _read_region)."""
     det, _ = _read_region(image, np.asarray(corners, dtype=np.float32).reshape(4, 2), deck,
-                          search=not quick, strict=strict)
+                          search=not quick, strict=strict, quick=quick)
     return det
 
 
