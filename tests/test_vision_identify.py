@@ -481,12 +481,6 @@ def test_two_reads_naming_two_cards_the_better_fit_stands_less_sure() -> None:
     assert m.code == "Y13" and m.confidence == 0.9
     q, m = _either((q1, good), (q2, same))  # the same card: the surer read
     assert q is q2 and m.confidence == 1.0
-    # the same card read unsurely on both: the better fit (its outline is read on), not the one
-    # a hair less unsure that fits three times worse
-    unsure = _Match("Y13", None, 0, 0.0, 0.0, 0.0022, quality=1.0)
-    worse = _Match("Y13", None, 0, 0.07, 0.0, 0.0073, quality=0.09)
-    q, m = _either((q1, worse), (q2, unsure))
-    assert q is q2 and m is unsure
 
 
 def test_two_reads_naming_a_standard_card_and_its_twin_leave_the_twin_to_the_pair_read() -> None:

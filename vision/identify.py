@@ -1224,14 +1224,8 @@ def _stands(same: bool, conf: tuple[float, float], err: tuple[float, float]) -> 
     all of it; where they name two, an outline was pulled off the card (by a shadow, a
     neighbour's rim) or a search strayed onto a pose that suits another card, so the read that
     fits better stands, no surer than the other is unsure (unless the other fits far worse: then
-    it is no evidence against it). Two reads of the same card that neither counts
-    (MIN_CONFIDENCE): the better fit, whose outline the pair read and the corner index then read
-    on (a three of clubs under a lamp's glare, outlined 1.5 px off, read unsurely as the three of
-    diamonds on three outlines: the read that stood, at 0.07, fitted three times worse than the
-    best, its quality 0.09, and on it the pair read could not tell the black threes apart)."""
+    it is no evidence against it)."""
     if same:
-        if max(conf) < MIN_CONFIDENCE:
-            return (0 if err[0] <= err[1] else 1), 1.0
         i = 1 if conf[1] > conf[0] or (conf[1] == conf[0] and err[1] < err[0]) else 0
         return i, 1.0
     i = 0 if err[0] <= err[1] else 1
