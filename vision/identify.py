@@ -1472,9 +1472,9 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
                  search: bool = True, strict: bool = False, quick: bool = False) -> tuple[Detection, _Match]:
     """identify_region's read, and the templates' match it was settled from. quick: for a
     caller that takes only a sure read, fast (a tracker's read of a card beside a hand, which
-    is read again where it settles): no pose search, nor the pair read's two readers on a
-    covered twin (_pair_settled's covered_twins: 70 ms more on a card beside a hand under a
-    lamp's glare, read unsurely all the same)."""
+    is read again where it settles; its pose is not searched either, search): not the pair
+    read's two readers on a covered twin (_pair_settled's covered_twins: 70 ms more on a card
+    beside a hand under a lamp's glare, read unsurely all the same)."""
     given = _oriented(np.asarray(corners, dtype=np.float32))
     standard = _standard(deck)
     indexed: dict[bytes, IndexRead | None] = {}
