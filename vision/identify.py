@@ -1399,15 +1399,15 @@ def _pair_read(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, other: s
     favoured (pair_margin's against). covered_twin: m is a covered standard card sure but for
     its twin, the other (PAIR_SPAN_COVERED)."""
     faces = (deck.render_face(m.code, FACE_PX_PER_MM), deck.render_face(other, FACE_PX_PER_MM))
-    drawn_clear = _drawn_clear(deck, m)
-    got, explained = pair_margin(image, _printed(q, m), faces, align=drawn_clear or covered_twin,
+    aligned = _drawn_clear(deck, m) or covered_twin  # (the quad laid on the print both faces share)
+    got, explained = pair_margin(image, _printed(q, m), faces, align=aligned,
                                  as_drawn=m.structure >= PAIR_STRUCTURE, against=against)
-    if m.structure < PAIR_STRUCTURE and (drawn_clear or covered_twin):  # (read by the windows alone)
+    if not aligned:
+        span = PAIR_SPAN_PHOTOS
+    elif m.structure < PAIR_STRUCTURE:  # (read by the windows alone)
         span = PAIR_SPAN_VAGUE
     elif covered_twin:
         span = PAIR_SPAN_COVERED
-    elif not drawn_clear:
-        span = PAIR_SPAN_PHOTOS
     else:
         span = PAIR_SPAN
     sure = float(np.clip((abs(got) - _pair_floor(deck, m)) / span, 0.0, 1.0))

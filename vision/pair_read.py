@@ -424,7 +424,8 @@ def pair_margin(image: np.ndarray, corners: np.ndarray, faces: tuple[np.ndarray,
 
     corners: the card's quad in image px, clockwise from the printed top-left of both faces
     (or from the bottom-right: both turns are tried); faces: the two faces (BGR) drawn at
-    FACE_PX_PER_MM. align: our own drawings of a card in full view, read by the marks' windows
+    FACE_PX_PER_MM. align: our own drawings of a card in full view (or a covered standard card the
+    templates are sure of but for its twin: identify.PAIR_SPAN_COVERED), read by the marks' windows
     (_Marks) once the quad is laid on the print the faces share (_aligned); and, as_drawn, where
     the card is printed as they are drawn (a real deck's ace of clubs, read with our standard
     deck's faces, is not), by the whole print too (_WholePrint), the quad first laid on the card's
