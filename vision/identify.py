@@ -1022,6 +1022,26 @@ def _pose_search(image: np.ndarray, q: np.ndarray, t: _Templates, n_codes: int =
     return _moved(q, *p)
 
 
+WIDE_SHIFTS = (-0.3, -0.15, 0.0, 0.15, 0.3)  # a wide pose search's shifts along each side (share of the short side)
+WIDE_COVERED = 0.05  # a read so found counts only where the templates see the card whole (a pile's top card)
+
+
+def _wide_search(image: np.ndarray, q: np.ndarray, t: _Templates) -> np.ndarray:
+    """The quad up to a third of a card's width from q where the templates fit best, then
+    searched finely (_pose_search): a pile's top card lying almost squarely on a card as pale
+    as itself shows no outline where it lies on it, and the rectangles found in the blob may
+    lie a quarter of a card off it, beyond the fine search's reach, while its print places it."""
+    q = np.asarray(q, np.float32)
+    e1, e2 = q[1] - q[0], q[3] - q[0]
+    l1, l2 = float(np.linalg.norm(e1)), float(np.linalg.norm(e2))
+    if min(l1, l2) < 1:
+        return q
+    short = min(l1, l2)
+    poses = [q + (a * short / l1) * e1 + (b * short / l2) * e2 for a in WIDE_SHIFTS for b in WIDE_SHIFTS]
+    v = _scores_many(np.stack([_picture(image, p) for p in poses]), t)
+    return _pose_search(image, poses[int(np.argmin(v))].astype(np.float32), t)
+
+
 ALIGN_PX = 2  # a quad is read at the shift, up to this many canonical pixels each way, that fits best
 ALIGN_STRUCTURE = 0.5  # ... of a template that explains at least this share of the picture's variation
 
@@ -1859,7 +1879,8 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
 
     A card-shaped thing that cannot be read is reported with code UNKNOWN (face up, back None).
     Hypotheses from blobs of overlapping cards are read quickly first; only the promising ones
-    that are not yet sure get the slower search of their exact pose, best quick reads first. Of
+    that are not yet sure get the slower search of their exact pose, best quick reads first, and
+    those still unsure a wide search of their pose, once per place (_wide_search). Of
     two reads of one place the one ranked higher stands (_rank: a sure read whose outline shows
     on every side and whose templates agree with it), else the first. known: outlines (image
     corners) of cards (or other things) the caller knows already, such as a tracker's reads at
@@ -1958,6 +1979,7 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
         else:
             hyps.append(((det.confidence * (1.0 - 0.5 * det.covered), -m.error), c.corners, det, m, c.whole))
     hyps.sort(key=lambda h: h[0], reverse=True)
+    unsure: list[tuple[np.ndarray, Detection]] = []  # hypotheses read unsurely, worth a wide search
     for _, corners, det, m, whole in hyps:
         if settled(det):
             continue
@@ -1967,9 +1989,23 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
                     and (det.confidence < 0.9 or _rank(image, np.array(det.corners, np.float32), det, m) < BEST_RANK)
                     and not _index_confirms(image, deck, det)):
                 continue  # a rectangle fitted whole, searched far off: onto part of a card
+        if det.confidence < 0.9 and _promising(m):
+            unsure.append((corners, det))
         if det.code == UNKNOWN and det.back is None:
             continue
         claim(det, m)
+    # the hypotheses still unsure, searched widely once per place (_wide_search); a read so
+    # found counts only where it sees the card whole: a wide search over a card under a hand
+    # found a pose where an ace's template explained what showed, and called the rest covered
+    tried: list[np.ndarray] = []
+    for corners, det in unsure:
+        if settled(det) or any(_inside(tuple(corners.mean(axis=0)), p) for p in tried):
+            continue
+        wq = _wide_search(image, _oriented(corners), templates(deck))
+        tried += [_scaled(corners, 0.5), _scaled(wq, 0.5)]
+        det, m = _twin_resettled(image, deck, *_read_region(image, wq, deck, refine=False, search=False, strict=True))
+        if det.confidence >= 0.9 and m.covered <= WIDE_COVERED:
+            claim(det, m)
     # a clean quad read unsurely may be part of a card (a dark field melting into the cloth)
     # that a hypothesis around it reads surer: the surer read stands
 
