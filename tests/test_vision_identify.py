@@ -130,24 +130,35 @@ def test_realistic_table_scene_is_read_without_confident_mistakes() -> None:
     assert right >= 0.75 * scored  # the bench (bench/vision_identify.py) measures this properly
 
 
+def _benchmark_scene(deck, seed: int, scene: int):
+    """Scene `scene` of the identify benchmark's tables for this seed (bench/vision_identify.py
+    renders one table first, outside the count)."""
+    from vision.decks.compose import table_scene
+
+    rng = np.random.default_rng(seed)
+    for _ in range(scene + 1):
+        table_scene(deck, rng)
+    return table_scene(deck, rng)
+
+
+def _reads_on(image: np.ndarray, deck, quad: np.ndarray) -> list:
+    """identify()'s reads whose outline is centred on the quad."""
+    return [d for d in identify(image, deck)
+            if cv2.pointPolygonTest(quad.reshape(-1, 1, 2), tuple(float(v) for v in np.mean(d.corners, axis=0)), False) >= 0]
+
+
 def test_a_sure_read_off_a_piles_top_card_does_not_keep_its_own_outlines_unread() -> None:
     """A Spite and Malice 7 on a pile of two (the identify benchmark's seed 1, scene 7): a
     rectangle a third of a card off it, its sides on the edges of the cards below, read it as a 3
     at 0.91; claimed first, it kept the 7's own outlines (read quickly at 0.85 and 0.82) from
     the search of their exact pose, and the 3 stood. A read naming another card than the sure
     one at its place is searched all the same, and the better fit stands."""
-    from vision.decks.compose import table_scene
-
     deck = get_deck("spite-and-malice")
-    rng = np.random.default_rng(1)
-    for _ in range(8):
-        table_scene(deck, rng)
-    res = table_scene(deck, rng)
+    res = _benchmark_scene(deck, 1, 7)
     card = res.cards[11]
     assert card.top and card.face_up and card.visible > 0.99
     q = np.array(card.corners_px, np.float32)
-    on_it = [d for d in identify(res.image, deck)
-             if cv2.pointPolygonTest(q.reshape(-1, 1, 2), tuple(float(v) for v in np.mean(d.corners, axis=0)), False) >= 0]
+    on_it = _reads_on(res.image, deck, q)
     assert not [d for d in on_it if d.code != card.code and d.confidence >= 0.9], on_it
     assert any(d.code == card.code and d.confidence >= 0.9 for d in on_it), on_it
 
@@ -1552,15 +1563,11 @@ def test_a_pile_top_with_no_outline_on_the_card_below_is_placed_by_its_print() -
     lay a quarter of a card off it, beyond the fine pose search's reach, each read unsurely. A
     wide search of the pose (_wide_search), where the templates fit best, places it by its print,
     and it is read surely; a read so found counts only where the card shows whole."""
-    from vision.decks.compose import table_scene
     from vision.detect import corner_gap
     from vision.identify import _oriented, _pose_search, _wide_search, templates
 
     deck = get_deck("standard")
-    rng = np.random.default_rng(3)
-    for _ in range(6):
-        table_scene(deck, rng)
-    res = table_scene(deck, rng)
+    res = _benchmark_scene(deck, 3, 5)
     card = res.cards[2]
     assert card.top and card.code == "10D" and card.visible > 0.99
     q = _oriented(np.array(card.corners_px, np.float32))
@@ -1570,7 +1577,6 @@ def test_a_pile_top_with_no_outline_on_the_card_below_is_placed_by_its_print() -
     t = templates(deck)
     assert corner_gap(_pose_search(res.image, off, t), q) > 0.15 * short  # (the fine search alone)
     assert corner_gap(_wide_search(res.image, off, t), q) < 0.06 * short
-    on_it = [d for d in identify(res.image, deck)
-             if cv2.pointPolygonTest(q.reshape(-1, 1, 2), tuple(float(v) for v in np.mean(d.corners, axis=0)), False) >= 0]
+    on_it = _reads_on(res.image, deck, q)
     assert any(d.code == "10D" and d.confidence >= 0.9 for d in on_it), on_it
     assert not [d for d in on_it if d.code != "10D" and d.confidence >= 0.9], on_it

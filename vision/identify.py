@@ -1998,10 +1998,11 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
     # found counts only where it sees the card whole: a wide search over a card under a hand
     # found a pose where an ace's template explained what showed, and called the rest covered
     tried: list[np.ndarray] = []
+    t = templates(deck)
     for corners, det in unsure:
         if settled(det) or any(_inside(tuple(corners.mean(axis=0)), p) for p in tried):
             continue
-        wq = _wide_search(image, _oriented(corners), templates(deck))
+        wq = _wide_search(image, _oriented(corners), t)
         tried += [_scaled(corners, 0.5), _scaled(wq, 0.5)]
         det, m = _twin_resettled(image, deck, *_read_region(image, wq, deck, refine=False, search=False, strict=True))
         if det.confidence >= 0.9 and m.covered <= WIDE_COVERED:
