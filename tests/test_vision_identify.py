@@ -1067,7 +1067,7 @@ def _pair_reads(monkeypatch: pytest.MonkeyPatch, deck, code: str, margin: float)
     """Make the pair read favour this card over its twin by margin (explaining 98 % of the marks)."""
     import vision.identify as ident
 
-    def pair_margin(image, corners, faces, align=True, as_drawn=True, against=False):  # faces: the templates' card first
+    def pair_margin(image, corners, faces, align=True, as_drawn=True, against=False, hidden=None):  # faces: the templates' card first
         first = np.array_equal(faces[0], deck.render_face(code, ident.FACE_PX_PER_MM))
         return (margin if first else -margin), 0.98
 
@@ -1247,7 +1247,7 @@ def test_a_pair_margin_is_sure_sooner_where_the_faces_are_our_drawings(
     asked = []
     margin = ident.pair_margin
     monkeypatch.setattr(ident, "pair_margin",
-                        lambda *a, align=True, as_drawn=True, against=False: asked.append(align) or margin(*a))
+                        lambda *a, align=True, as_drawn=True, against=False, hidden=None: asked.append(align) or margin(*a))
     m = ident._Match("7S", None, 0, 0.0, covered, 0.005, structure=0.9, rival=("7C", None),
                      rival_margin=0.0, other_margin=other_margin)
     got = ident._pair_settled(np.zeros((200, 200, 3), np.uint8), card_quad(100, 100, 0, 120), deck, m,
@@ -1267,7 +1267,7 @@ def test_a_covered_twin_the_two_readers_cannot_settle_is_read_by_the_windows_alo
     deck = get_deck("standard")
     asked = []
 
-    def pair_margin(image, corners, faces, align=True, as_drawn=True, against=False):
+    def pair_margin(image, corners, faces, align=True, as_drawn=True, against=False, hidden=None):
         asked.append(align)
         return (0.0, 0.98) if align else (0.3, 0.98)
     monkeypatch.setattr(ident, "pair_margin", pair_margin)

@@ -56,7 +56,7 @@ quad, so a tracker re-reads only the regions that changed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -314,6 +314,9 @@ class _Match:
     rival_margin: float = 1.0  # the margin against it (0..1, before quality)
     other_margin: float = 1.0  # the least margin against any other card
     paired: float = 0.0  # the pair read's margin (vision/pair_read.py) for this card over its rival
+    # where a hand or another card lies over this one (_occluder_keep), in the card's picture as
+    # rectified on the read's quad (RH x RW, 1: hidden); None where nothing does
+    hidden: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
 def _cell_axes() -> np.ndarray:
@@ -929,7 +932,17 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
     conf *= max(0.0, min(1.0, (MAX_COVERED - covered) / 0.3))
     if _stray_print(x, t, best, a, b, res[:, best]):
         conf = 0.0
-    return _Match(code, back, rot, margin * conf, covered, s1, structure, conf, rival, margin, other)
+    return _Match(code, back, rot, margin * conf, covered, s1, structure, conf, rival, margin, other,
+                  hidden=None if keep is None else _hidden_picture(keep))
+
+
+def _hidden_picture(keep: np.ndarray) -> np.ndarray:
+    """_occluder_keep's mask as a picture of the whole card (RH x RW, 1 where hidden; the
+    margin INSET left out of the comparison takes its nearest pixel's)."""
+    ncell = GRID[0] * GRID[1]
+    hid = np.zeros(CH * CW, np.float32)
+    hid[_pix_perm()] = 1.0 - keep.reshape(ncell, 3, -1)[:, 0, :].reshape(-1)
+    return np.pad(hid.reshape(CH, CW), INSET, mode="edge")
 
 
 def _stray_print(x: np.ndarray, t: _Templates, j: int, a: np.ndarray, b: np.ndarray, res: np.ndarray) -> bool:
@@ -1421,7 +1434,8 @@ def _pair_read(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, other: s
     faces = (deck.render_face(m.code, FACE_PX_PER_MM), deck.render_face(other, FACE_PX_PER_MM))
     aligned = _drawn_clear(deck, m) or covered_twin  # (the quad laid on the print both faces share)
     got, explained = pair_margin(image, _printed(q, m), faces, align=aligned,
-                                 as_drawn=m.structure >= PAIR_STRUCTURE, against=against)
+                                 as_drawn=m.structure >= PAIR_STRUCTURE, against=against,
+                                 hidden=(m.hidden, q) if _occluded(m) else None)
     if not aligned:
         span = PAIR_SPAN_PHOTOS
     elif m.structure < PAIR_STRUCTURE:  # (read by the windows alone)
@@ -1432,6 +1446,17 @@ def _pair_read(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, other: s
         span = PAIR_SPAN
     sure = float(np.clip((abs(got) - _pair_floor(deck, m)) / span, 0.0, 1.0))
     return got, sure * float(np.clip((explained - PAIR_EXPLAINS) / 0.3, 0.0, 1.0))
+
+
+def _occluded(m: _Match) -> bool:
+    """Is part of m's card hidden by something the templates do not take for print (a hand, a
+    card over it), so that the pair read leaves it out (pair_margin's hidden)? Only where the
+    templates explain the rest well (PAIR_STRUCTURE): where they explain little, what they took
+    for an occluder may be the card's own print in a shadow (a clear seven of spades, which the
+    pair read then told less surely), or the card a third one whose marks under the cover would
+    tell (a pile's two of hearts, all but its index under a back, read as the ace of diamonds
+    surely once the back was left out)."""
+    return m.hidden is not None and m.structure >= PAIR_STRUCTURE
 
 
 def _pair_floor(deck: Deck, m: _Match) -> float:

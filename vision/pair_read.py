@@ -30,7 +30,9 @@ together by 0.07 to 0.23. It needs the quad on the card to a
 fraction of a pixel, so the quad is first laid on the card's outline, the strongest marks in the
 picture (_edge_aligned), then on the print at each turn (_aligned). Where the two readers disagree the margin is none;
 where they agree, the surer one's. Photographed faces and covered cards are read by the windows
-alone, on the quad as given.
+alone, on the quad as given. Where the caller knows what part of the card a hand or another card
+hides (identify's occluder), that part is left out of every fit and alignment: counted, it was a
+misfit of both faces that diluted the margin the visible marks gave.
 
 The camera's blur is shared by both faces (a face must not fit better only by being blurred more
 than the camera blurs): the blur at which the better face fits the whole print best, or, for
@@ -124,10 +126,13 @@ class _Marks:
     """The windows where two faces, drawn through one quad, differ; and how well each face
     fits the crop there under a set of moves and blurs."""
 
-    def __init__(self, crop: np.ndarray, q: np.ndarray, soft: list[np.ndarray]) -> None:
+    def __init__(self, crop: np.ndarray, q: np.ndarray, soft: list[np.ndarray],
+                 hide: np.ndarray | None = None) -> None:
         self.crop, self.q, self.soft = crop, q, soft
         still = [_warped(f, q, crop.shape) for f in soft]
         inside = cv2.erode((still[0] >= 0).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        if hide is not None:
+            inside &= ~hide
         marks = cv2.dilate((_differ(*still) & inside).astype(np.uint8), np.ones((3, 3), np.uint8))
         n, lab, stats, _ = cv2.connectedComponentsWithStats(marks)
         h_img, w_img = crop.shape
@@ -193,23 +198,26 @@ def _detail(img: np.ndarray, sigma: float = 3.0) -> np.ndarray:
     return img - cv2.GaussianBlur(img, (0, 0), sigma)
 
 
-def _print_drawn(shape: tuple[int, int], q: np.ndarray, both: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+def _print_drawn(shape: tuple[int, int], q: np.ndarray, both: np.ndarray,
+                 hide: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray] | None:
     """The print both faces share drawn through q into a crop of this shape, less its light, and
-    where it lies inside the card; None where too little of it does."""
+    where it lies inside the card (and is not hidden); None where too little of it does."""
     drawn = _warped(both, q, shape)
     inside = cv2.erode((drawn >= 0).astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+    if hide is not None:
+        inside &= ~hide
     if inside.sum() < 50:
         return None
     return _detail(np.where(inside, drawn, float(drawn[inside].mean())).astype(np.float32)), inside
 
 
-def _offset(seen: np.ndarray, q: np.ndarray, both: np.ndarray) -> np.ndarray:
+def _offset(seen: np.ndarray, q: np.ndarray, both: np.ndarray, hide: np.ndarray | None = None) -> np.ndarray:
     """The move (image px) that lays the print both faces share (their mean: the pips' places,
     the index) on the crop's: a quad a pixel and a half off moved each mark's window off its mark,
     and the wrong one of two faces then won by a margin of up to 0.19. Both faces move alike, so
     the move favours neither. Found to the whole pixel by correlation, then to a fraction of one
     by ECC; no move where the best lies at the edge of the reach. seen: the crop's detail."""
-    drawn = _print_drawn(seen.shape, q, both)
+    drawn = _print_drawn(seen.shape, q, both, hide)
     if drawn is None:
         return np.zeros(2, np.float32)
     face, inside = drawn
@@ -233,7 +241,7 @@ def _offset(seen: np.ndarray, q: np.ndarray, both: np.ndarray) -> np.ndarray:
     return d.astype(np.float32) if float(np.abs(d).max()) <= r else np.zeros(2, np.float32)
 
 
-def _aligned(crop: np.ndarray, q: np.ndarray, both: np.ndarray) -> np.ndarray:
+def _aligned(crop: np.ndarray, q: np.ndarray, both: np.ndarray, hide: np.ndarray | None = None) -> np.ndarray:
     """q moved onto the print both faces share (_offset), then twisted onto it (an affine map,
     by ECC): a quad's corners are off by different amounts, so a shift leaves the marks at one
     end off theirs. On the identify benchmark's black and red cards, each corner 2 px off, the
@@ -242,10 +250,10 @@ def _aligned(crop: np.ndarray, q: np.ndarray, both: np.ndarray) -> np.ndarray:
     left within the floor 53 times, against 34. The twist is kept only where it lays the print
     closer than the shift did (a higher ECC): on true outlines it otherwise strayed, a three's
     pips in one line leaving the map's shear free, and lowered 41 of 295 margins by over 0.03.
-    Nor where it moves a corner further than ALIGN_TWIST."""
-    seen = _detail(crop)
-    q = q + _offset(seen, q, both)
-    drawn = _print_drawn(crop.shape, q, both)
+    Nor where it moves a corner further than ALIGN_TWIST. hide: see pair_margin."""
+    seen = _hidden_flat(_detail(crop), hide)
+    q = q + _offset(seen, q, both, hide)
+    drawn = _print_drawn(crop.shape, q, both, hide)
     if drawn is None:
         return q
     face, inside = drawn
@@ -267,7 +275,7 @@ EDGE_REACH = 6.0  # image px: how far laying the card's outline on its edges may
 EDGE_DETAIL = 2.0  # image px: the outline is laid on the pictures' detail, less a blur this wide
 
 
-def _edge_aligned(crop: np.ndarray, q: np.ndarray, both: np.ndarray) -> np.ndarray:
+def _edge_aligned(crop: np.ndarray, q: np.ndarray, both: np.ndarray, hide: np.ndarray | None = None) -> np.ndarray:
     """q laid on the card's outline and print together (a homography, by ECC): the face both
     faces share drawn on the cloth's colour, so the card's edges, the strongest marks in the
     picture, hold it. On 375 of the benchmark's cards outlined 1.5 px off, the print alone (a few
@@ -286,10 +294,14 @@ def _edge_aligned(crop: np.ndarray, q: np.ndarray, both: np.ndarray) -> np.ndarr
     drawn = _warped(both, q, crop.shape)
     card = drawn >= 0
     around = cv2.dilate(card.astype(np.uint8), np.ones((5, 5), np.uint8)) == 0
+    if hide is not None:
+        around &= ~hide
     if card.sum() < 50 or around.sum() < 50:
         return q
     tmpl = np.where(card, drawn, float(np.median(crop[around]))).astype(np.float32)
     mask = cv2.dilate(card.astype(np.uint8), np.ones((9, 9), np.uint8))
+    if hide is not None:
+        mask[hide] = 0
     try:  # (both pictures smoothed a little: a reach of a few px; from a smoother start, then a
         # sharp one, the margins came out as they do from this one pass, at 3 ms more a read)
         _, warp = cv2.findTransformECC(tmpl, crop, np.eye(3, dtype=np.float32), cv2.MOTION_HOMOGRAPHY,
@@ -351,10 +363,13 @@ class _WholePrint:
     refinement in _edge_aligned) and chose the wrong one in none; of the red twins, 1,548 of
     1,566 (1,553)."""
 
-    def __init__(self, crop: np.ndarray, q: np.ndarray, soft: list[np.ndarray]) -> None:
+    def __init__(self, crop: np.ndarray, q: np.ndarray, soft: list[np.ndarray],
+                 hide: np.ndarray | None = None) -> None:
         still = _warped(soft[0], q, crop.shape)
         size = 2 * INSET_PX + 1
         self.inside = cv2.erode((still >= 0).astype(np.uint8), np.ones((size, size), np.uint8)) > 0
+        if hide is not None:
+            self.inside &= ~hide
         self.n = int(self.inside.sum())
         self.shape = crop.shape
         h, w = crop.shape
@@ -401,12 +416,13 @@ class _WholePrint:
         return min(tried.values())
 
 
-def _whole_margin(crop: np.ndarray, quads: list[np.ndarray], soft: list[np.ndarray]) -> tuple[float, float | None]:
+def _whole_margin(crop: np.ndarray, quads: list[np.ndarray], soft: list[np.ndarray],
+                  hide: np.ndarray | None = None) -> tuple[float, float | None]:
     """pair_margin on the whole print: each face at the quad (of those laid on the card, upright
     and turned half round) and move where it fits best, both at the camera blur where the better
     one does (a face must not win by being blurred more than the camera blurs); and that blur
     (None where too little of the card is in the picture)."""
-    fits = [_WholePrint(crop, q, soft) for q in quads]
+    fits = [_WholePrint(crop, q, soft, hide) for q in quads]
     fits = [f for f in fits if f.n >= 50 and f.spread > NOISE * f.n]
     if not fits:
         return 0.0, None
@@ -417,7 +433,8 @@ def _whole_margin(crop: np.ndarray, quads: list[np.ndarray], soft: list[np.ndarr
 
 
 def pair_margin(image: np.ndarray, corners: np.ndarray, faces: tuple[np.ndarray, np.ndarray],
-                align: bool = True, as_drawn: bool = True, against: bool = False) -> tuple[float, float]:
+                align: bool = True, as_drawn: bool = True, against: bool = False,
+                hidden: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[float, float]:
     """How much better the first of two faces explains the card than the second, in -1..1
     (0: no telling them apart), and the share of the marks' variation the better face explains
     (a quad off the card, or a third card, leaves much of it unexplained by either).
@@ -436,7 +453,12 @@ def pair_margin(image: np.ndarray, corners: np.ndarray, faces: tuple[np.ndarray,
     against: the caller asks only whether the second face is favoured (a card read surely,
     checked against its twin): where the whole print favours the first, or neither, the two
     readers cannot agree on the second, so the windows (about a third of a pair read's time)
-    are not read and the margin is 0, with nothing explained."""
+    are not read and the margin is 0, with nothing explained.
+
+    hidden: where a hand or another card lies over the card, as a picture of it (1: hidden) and
+    the quad in image px it is drawn through (clockwise from its top-left): those pixels, and
+    HIDDEN_RIM about them, are left out of every fit and alignment. A hand over half of a card's
+    pips otherwise counted as a misfit of both faces, and diluted the margin the other half gave."""
     q = np.asarray(corners, np.float32).reshape(4, 2)
     pad = 4 + STEP + ALIGN_REACH
     x0, y0 = np.maximum(np.floor(q.min(axis=0)).astype(int) - pad, 0)
@@ -447,22 +469,24 @@ def pair_margin(image: np.ndarray, corners: np.ndarray, faces: tuple[np.ndarray,
     weights = _weights_for(faces)
     crop = _grey(image[y0:y1, x0:x1], weights)
     q = q - np.array([x0, y0], np.float32)
+    hide = None if hidden is None else _hidden_in(crop.shape, hidden[0], hidden[1] - np.array([x0, y0], np.float32))
     short = float(min(np.linalg.norm(q[0] - q[1]), np.linalg.norm(q[1] - q[2])))
     shrink = FACE_PX_PER_MM * CARD_W_MM / max(short, 1.0)  # face px per image px
     soft = [cv2.GaussianBlur(_grey(f, weights), (0, 0), 0.4 * shrink) for f in faces]  # no aliasing in the warp
     if not align:
-        return _marks_margin(crop, [q, np.roll(q, -2, axis=0)], soft)
+        return _marks_margin(crop, [q, np.roll(q, -2, axis=0)], soft, hide=hide)
     both = 0.5 * (soft[0] + soft[1])
     if not as_drawn:
-        return _marks_margin(crop, [_aligned(crop, np.roll(q, -turn, axis=0), both) for turn in (0, 2)], soft)
-    on_edges = _edge_aligned(crop, q, 0.5 * (both + both[::-1, ::-1]))  # (as likely either way up)
+        return _marks_margin(crop, [_aligned(crop, np.roll(q, -turn, axis=0), both, hide) for turn in (0, 2)],
+                             soft, hide=hide)
+    on_edges = _edge_aligned(crop, q, 0.5 * (both + both[::-1, ::-1]), hide)  # (as likely either way up)
     # then on the print, upright and turned half round (a spade's point and a club's lobes are
     # not where the other's are, so the print the two faces share is laid at each turn)
-    quads = [_aligned(crop, np.roll(on_edges, -turn, axis=0), both) for turn in (0, 2)]
-    whole, blur = _whole_margin(crop, quads, soft)
+    quads = [_aligned(crop, np.roll(on_edges, -turn, axis=0), both, hide) for turn in (0, 2)]
+    whole, blur = _whole_margin(crop, quads, soft, hide)
     if against and whole >= 0:
         return 0.0, 0.0
-    marks, explained = _marks_margin(crop, quads, soft, blur)
+    marks, explained = _marks_margin(crop, quads, soft, blur, hide)
     # two readers that weigh the print differently: where they disagree, neither is trusted; where
     # they agree, the surer one speaks for both (of 5,285 reads of standard cards on the identify
     # benchmark's tables, on true outlines and 1.5 px off, either way up, the two agreed on the
@@ -472,12 +496,30 @@ def pair_margin(image: np.ndarray, corners: np.ndarray, faces: tuple[np.ndarray,
     return float(np.sign(whole) * max(abs(whole), abs(marks))), explained
 
 
+HIDDEN_RIM = 2  # image px about a hidden part of the card also left out (its blurred edge, a shadow)
+
+
+def _hidden_in(shape: tuple[int, int], picture: np.ndarray, q: np.ndarray) -> np.ndarray | None:
+    """Where the hidden part of a card (a picture of it, 1: hidden) lies in a crop of this shape,
+    drawn through q (crop px), with HIDDEN_RIM about it; None where none of it does."""
+    hide = _warped(picture.astype(np.float32), q, shape) > 0.5
+    if not hide.any():
+        return None
+    size = 2 * HIDDEN_RIM + 1
+    return cv2.dilate(hide.astype(np.uint8), np.ones((size, size), np.uint8)) > 0
+
+
+def _hidden_flat(seen: np.ndarray, hide: np.ndarray | None) -> np.ndarray:
+    """A picture's detail with its hidden part flat (no mark there to align on)."""
+    return seen if hide is None else np.where(hide, 0.0, seen).astype(seen.dtype)
+
+
 def _marks_margin(crop: np.ndarray, quads: list[np.ndarray], soft: list[np.ndarray],
-                  blur: float | None = None) -> tuple[float, float]:
+                  blur: float | None = None, hide: np.ndarray | None = None) -> tuple[float, float]:
     """pair_margin on the marks where the two faces differ, each in its own window; quads: the
     card's quad upright and turned half round. blur: the camera's, where it is known (found on
     the whole print), else found here."""
-    fitted = [m for m in (_Marks(crop, q, soft) for q in quads)
+    fitted = [m for m in (_Marks(crop, q, soft, hide) for q in quads)
               if m.used and m.spread > NOISE * m.used]  # (no marks, or too faint to tell)
     if not fitted:
         return 0.0, 0.0
