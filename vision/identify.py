@@ -30,7 +30,9 @@ is reported as UNKNOWN, never guessed. Where the margin is small against one oth
 two are compared again on the image's own pixels (vision/pair_read.py); a standard deck's read is
 compared so with its twin (the same rank in the other suit of its colour) even when it is sure.
 The pair read is sure sooner where the faces are our own drawings than where they are photos
-(an enrolled deck), and only as slowly where part of the card is covered (PAIR_SPAN).
+(an enrolled deck), and only as slowly where part of the card is covered (PAIR_SPAN); where the
+templates found an occluder over a card they explain well otherwise, the pair read leaves its
+pixels out (_occluded).
 
 The quad is read as given and as sharpened on the image's edges (detect.fit_edges; a card in
 perspective side by side, detect.fit_sides), each first
@@ -42,7 +44,10 @@ doubt. A read that is not sure is retried with the quad grown by the white margi
 cloth the outline found may be the colour field's) and then with a small search of the pose
 scored by the likeliest templates (not for a standard card unsure only against its twin that its
 corner index reads surely, nor one in perspective whose sharpened sides follow its outline all
-round close to the quad given). A standard deck's quads are not moved (see _aligned).
+round close to the quad given). A standard deck's quads are not moved (see _aligned). Where a
+read is unsure or takes part of the card for covered, and a shadow lies across the card (a hand
+or an arm held over the table), the card is read again with the shadow taken out
+(vision/shading.py) and the better fit stands (_read_region).
 
 For the built-in "standard" deck (and decks enrolled with standard codes), every face is also
 read by its corner index (vision/decks/index_reader.py); a sure index read decides, a less sure
@@ -81,6 +86,7 @@ from vision.detect import (
     side_support,
 )
 from vision.pair_read import FACE_PX_PER_MM, other_ink, pair_margin
+from vision.shading import SHADED_SHARE, unshaded
 from vision.types import UNKNOWN, Detection
 
 if TYPE_CHECKING:
@@ -1513,9 +1519,75 @@ def _twin_code(code: str) -> str | None:
     return None
 
 
+SHADE_RETRY = 0.9  # a read less sure than this is read again with the shadow over the card taken out ...
+SHADE_COVERED = 0.1  # ... and so is one that takes more than this share of the card for covered (it may be shade)
+SHADE_CONFIRMS = 0.85  # a read with the shade out naming the card the read as lit named unsurely is at most this sure
+
+
 def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: bool = True,
                  search: bool = True, strict: bool = False, quick: bool = False) -> tuple[Detection, _Match]:
-    """identify_region's read, and the templates' match it was settled from. quick: for a
+    """identify_region's read, and the templates' match it was settled from: as the card is lit
+    and, where a shadow lies across the card and that read is unsure (SHADE_RETRY) or takes part
+    of the card for covered (SHADE_COVERED), also with the shadow taken out (vision/shading.py:
+    a hand's shadow over half a card left it read as a plain back, or its shaded half taken for a
+    cover, and the pair read, told to leave that out, chose a five of spades for a five of clubs
+    from the rest surely). The better fit of the two reads stands (_lit_or_unshaded). Not for a
+    quick read (see _read_lit)."""
+    lit = _read_lit(image, corners, deck, refine, search, strict, quick)
+    if quick or (lit[0].confidence >= SHADE_RETRY and lit[1].covered <= SHADE_COVERED):
+        return lit
+    crop, origin, shaded = unshaded(image, corners)
+    if shaded < SHADED_SHARE:
+        return lit
+    det, m = _read_lit(crop, np.asarray(corners, np.float32).reshape(4, 2) - origin, deck, refine, search, strict)
+    det = replace(det, corners=tuple((x + float(origin[0]), y + float(origin[1])) for x, y in det.corners))
+    settled = _lit_or_unshaded(lit, (det, m))
+    if settled[0].confidence < MIN_CONFIDENCE and lit[0].confidence < MIN_CONFIDENCE:
+        # neither read is a card: the read as lit stands, as identify weighs the reads of a place
+        # by their fit (unshaded, a rectangle across a pile fitted better, and the search that
+        # found a clear four of clubs there was not made)
+        return lit
+    return settled
+
+
+def _lit_or_unshaded(lit: tuple[Detection, _Match], unshaded: tuple[Detection, _Match]) -> tuple[Detection, _Match]:
+    """A card's reads as lit and with its shadow taken out. Where one's templates fit far better
+    (WORSE_FIT), that read stands, sure or not: the other's picture is what its fit could not
+    explain (the shade, or a court card's picture taken for shade). Otherwise as two reads of one
+    card on two outlines (_stands) on the cards they name (an unsure read: its templates' best);
+    a read cut below MIN_CONFIDENCE becomes UNKNOWN, and one that only confirms the card the read
+    as lit named unsurely is not made sure (SHADE_CONFIRMS). (A five of clubs in shade read as lit was
+    the five of spades at 1.0: the shade taken for a cover, the pair read judged the twins on the
+    rest; unshaded, its templates fitted six times better and could not tell the two apart.)"""
+    (a, ma), (b, mb) = lit, unshaded
+    if ma.error > WORSE_FIT * mb.error:
+        return unshaded
+    if mb.error > WORSE_FIT * ma.error:
+        return lit
+
+    def named(d: Detection, m: _Match) -> tuple[str, str | None]:
+        return (d.code, d.back) if d.confidence >= MIN_CONFIDENCE else (m.code, m.back)
+
+    same = named(a, ma) == named(b, mb)
+    i, keep = _stands(same, (a.confidence, b.confidence), (ma.error, mb.error))
+    det, m = (lit, unshaded)[i]
+    if same and i == 1 and det.confidence > max(a.confidence, SHADE_CONFIRMS):
+        # the templates named the card as lit, and the shade only left them unsure: taken out, it
+        # confirms their card but does not make it sure, as a cover beside the shade may be what
+        # the card rests on (a finger over a six of hearts where a seven's middle pip would be,
+        # read as the seven at 0.21 as lit, at 0.90 unshaded)
+        return replace(det, confidence=max(a.confidence, SHADE_CONFIRMS)), m
+    if keep == 1.0:
+        return det, m
+    conf = round(det.confidence * keep, 4)
+    if conf >= MIN_CONFIDENCE:
+        return replace(det, confidence=conf), m
+    return replace(det, code=UNKNOWN, confidence=conf, face_up=True, back=None), m
+
+
+def _read_lit(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: bool = True,
+              search: bool = True, strict: bool = False, quick: bool = False) -> tuple[Detection, _Match]:
+    """_read_region's read of the card as it is lit. quick: for a
     caller that takes only a sure read, fast (a tracker's read of a card beside a hand, which
     is read again where it settles; its pose is not searched either, search): not the pair
     read's two readers on a covered twin (_pair_settled's covered_twins: 70 ms more on a card
