@@ -54,7 +54,7 @@ def _shadowed(img: np.ndarray, quads: list[np.ndarray], share: float, dark: floa
 def test_an_evenly_lit_card_is_not_taken_for_shaded_and_keeps_its_print() -> None:
     """No part of an evenly lit card is in shade (so identify reads it only as lit), and taken
     out all the same, the light leaves its picture as it was but for its level (measured: a
-    correlation of 0.988 or more with the picture as seen, a court card's the least)."""
+    correlation of 0.987 or more with the picture as seen, a court card's the least)."""
     img, quads = _table(1)
     for q in quads:
         crop, origin, shaded = unshaded(img, q)

@@ -1550,7 +1550,7 @@ def _read_region(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: boo
     return settled
 
 
-def _lit_or_unshaded(lit: tuple[Detection, _Match], unshaded: tuple[Detection, _Match]) -> tuple[Detection, _Match]:
+def _lit_or_unshaded(lit: tuple[Detection, _Match], shade_out: tuple[Detection, _Match]) -> tuple[Detection, _Match]:
     """A card's reads as lit and with its shadow taken out. Where one's templates fit far better
     (WORSE_FIT), that read stands, sure or not: the other's picture is what its fit could not
     explain (the shade, or a court card's picture taken for shade). Otherwise as two reads of one
@@ -1559,9 +1559,9 @@ def _lit_or_unshaded(lit: tuple[Detection, _Match], unshaded: tuple[Detection, _
     as lit named unsurely is not made sure (SHADE_CONFIRMS). (A five of clubs in shade read as lit was
     the five of spades at 1.0: the shade taken for a cover, the pair read judged the twins on the
     rest; unshaded, its templates fitted six times better and could not tell the two apart.)"""
-    (a, ma), (b, mb) = lit, unshaded
+    (a, ma), (b, mb) = lit, shade_out
     if ma.error > WORSE_FIT * mb.error:
-        return unshaded
+        return shade_out
     if mb.error > WORSE_FIT * ma.error:
         return lit
 
@@ -1570,19 +1570,14 @@ def _lit_or_unshaded(lit: tuple[Detection, _Match], unshaded: tuple[Detection, _
 
     same = named(a, ma) == named(b, mb)
     i, keep = _stands(same, (a.confidence, b.confidence), (ma.error, mb.error))
-    det, m = (lit, unshaded)[i]
+    det, m = (lit, shade_out)[i]
     if same and i == 1 and det.confidence > max(a.confidence, SHADE_CONFIRMS):
         # the templates named the card as lit, and the shade only left them unsure: taken out, it
         # confirms their card but does not make it sure, as a cover beside the shade may be what
         # the card rests on (a finger over a six of hearts where a seven's middle pip would be,
         # read as the seven at 0.21 as lit, at 0.90 unshaded)
         return replace(det, confidence=max(a.confidence, SHADE_CONFIRMS)), m
-    if keep == 1.0:
-        return det, m
-    conf = round(det.confidence * keep, 4)
-    if conf >= MIN_CONFIDENCE:
-        return replace(det, confidence=conf), m
-    return replace(det, code=UNKNOWN, confidence=conf, face_up=True, back=None), m
+    return _kept(det, keep), m
 
 
 def _read_lit(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: bool = True,
@@ -1812,13 +1807,17 @@ def settle(a: Detection, b: Detection) -> Detection:
     if a.best_fit is None or b.best_fit is None or a.fit_error is None or b.fit_error is None:
         return a if a.confidence >= b.confidence else b
     i, keep = _stands(a.best_fit == b.best_fit, (a.confidence, b.confidence), (a.fit_error, b.fit_error))
-    win = (a, b)[i]
+    return _kept((a, b)[i], keep)
+
+
+def _kept(det: Detection, keep: float) -> Detection:
+    """det keeping this share of its confidence (_stands); cut below MIN_CONFIDENCE, UNKNOWN."""
     if keep == 1.0:
-        return win
-    conf = round(win.confidence * keep, 4)
+        return det
+    conf = round(det.confidence * keep, 4)
     if conf >= MIN_CONFIDENCE:
-        return replace(win, confidence=conf)
-    return replace(win, code=UNKNOWN, confidence=conf, face_up=True, back=None)
+        return replace(det, confidence=conf)
+    return replace(det, code=UNKNOWN, confidence=conf, face_up=True, back=None)
 
 
 def identify_region(image: np.ndarray, corners, deck: Deck, strict: bool = False,
