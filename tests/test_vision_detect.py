@@ -582,6 +582,41 @@ def test_a_pile_top_squeezed_by_a_tilted_camera_is_outlined() -> None:
     assert near >= 5, f"the squeezed top card had a candidate on its outline in {near} of 6 piles"
 
 
+def _two_cards_and_a_pile(seed: int) -> tuple[object, np.ndarray]:
+    """A standard-deck table seen from a camera tilted 35 degrees, with two single cards at its
+    far side and a pile of a face-down card and a face-up one across it near the camera, where
+    cards show half as large again. (render, the top card's true outline)."""
+    deck = get_deck("standard")
+    rng = np.random.default_rng(seed)
+    codes = [str(c) for c in rng.choice(deck.codes[:52], 4, replace=False)]
+    yaw = float(rng.uniform(-8, 8))
+    a = float(rng.uniform(0, 180))
+    poses = [CardPose(deck, codes[0], 330 + rng.uniform(-40, 40), 180 + rng.uniform(-30, 30), float(rng.uniform(0, 180)), z=1),
+             CardPose(deck, codes[1], 770 + rng.uniform(-40, 40), 180 + rng.uniform(-30, 30), float(rng.uniform(0, 180)), z=2),
+             CardPose(deck, codes[2], 550, 700, a + 90 + rng.uniform(-20, 20), face_up=False,
+                      back=str(rng.choice(deck.back_colours)), z=3),
+             CardPose(deck, codes[3], 550 + rng.uniform(-6, 6), 700 + rng.uniform(-6, 6), a, z=4)]
+    res = render(poses, [], CameraSpec(width=1920, height=1080, tilt_deg=35.0, yaw_deg=yaw), Look.clean(), rng)
+    top = next(c for c in res.cards if c.code == codes[3])
+    return res, np.array(top.corners_px, np.float32)
+
+
+def test_the_markers_tell_a_pile_top_its_size_where_few_single_cards_do() -> None:
+    """With two single cards on the table, both far from a tilted camera, a pile's top card near
+    it is searched at the size the table's markers tell there (_marker_sizes): taken from the
+    single cards alone it was searched a third too small, and outlined in none of these 6."""
+    from vision.calibrate import play_area
+    from vision.detect import _card_like
+
+    near = 0
+    for seed in range(6):
+        res, top = _two_cards_and_a_pile(seed)
+        markers = play_area(res.image)[1]
+        assert len(markers) == 4
+        near += min(corner_gap(top, c.corners) for c in find_candidates(res.image, markers=markers)) <= 0.06 * _card_like(top)[1]
+    assert near >= 4, f"the pile's top card had a candidate on its outline in {near} of 6 tables"
+
+
 def test_single_cards_near_a_tilted_camera_are_single_cards() -> None:
     """Under a camera tilted 30 degrees the cards nearest it are a third larger than the
     median card: each is still one clean card (the others tell its size at its place), not

@@ -34,6 +34,8 @@ from itertools import combinations
 import cv2
 import numpy as np
 
+from vision.calibrate import MARKER_MARGIN
+from vision.markers import DEFAULT_MARKER_MM
 from vision.types import CARD_H_MM, CARD_W_MM
 
 ASPECT = CARD_W_MM / CARD_H_MM  # 0.714
@@ -723,19 +725,30 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
         off = [np.asarray(q, np.float32).reshape(-1, 1, 2) * f for q in markers]
         marked = {k for q, k in singles
                   if any(cv2.pointPolygonTest(o, tuple(float(v) for v in q.mean(axis=0)), False) >= 0 for o in off)}
+    marker_sizes, marker_centres = _marker_sizes(markers or [], f)
+
+    def sizes_told(sz: np.ndarray, cs: np.ndarray, own: np.ndarray, scale: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+        """The single cards' sizes and centres (cs: working px over scale); where they are too
+        few to fit a plane to (PLANE_MIN_CARDS), those of the cards not on a marker (own) and
+        the markers' squares (_marker_sizes)."""
+        sz, cs = np.asarray(sz, np.float64).reshape(-1, 2), np.asarray(cs, np.float64).reshape(-1, 2)
+        if len(sz) >= PLANE_MIN_CARDS or not len(marker_sizes):
+            return sz, cs
+        return np.vstack([sz[own], marker_sizes]), np.vstack([cs[own], marker_centres / scale])
     # a "single" much larger than the typical card is two cards lying almost on each other
     if len(sizes) >= 3 or card_px:
         arr = np.array(sizes) if sizes else np.zeros((0, 2))
         ref_l = card_px * f if card_px else float(np.median(arr[:, 1]))
         keep_s, keep_z = [], []
         big = [l_ > 1.12 * ref_l or s_ > 1.12 * ref_l * ASPECT for s_, l_ in sizes]
-        if not card_px and any(big) and len(sizes) > PLANE_MIN_CARDS:
+        if not card_px and any(big) and len(sizes) + len(marker_sizes) > PLANE_MIN_CARDS:
             # under a tilted camera the cards near it are larger than the median: a card is two
-            # only where it is also larger than the others tell at its place
+            # only where it is also larger than the others (and the markers) tell at its place
             cs = np.array([q.mean(axis=0) for q, _ in singles])
+            own = np.array([k not in marked for _, k in singles], bool)
             for i in np.flatnonzero(big):
                 others = np.arange(len(sizes)) != i
-                at = LongSide(arr[others], cs[others])
+                at = LongSide(*sizes_told(arr[others], cs[others], own[others]))
                 if at.coef is not None:
                     loc = at.at(cs[i])
                     big[i] = arr[i, 1] > 1.12 * loc or arr[i, 0] > 1.12 * loc * ASPECT
@@ -773,7 +786,7 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
         # tell a card's size here)
         cs_all = np.array([c.corners.mean(axis=0) for c in out])
         n_single = len(out)
-        size_at = LongSide(np.array(sizes), cs_all)
+        size_at = LongSide(*sizes_told(np.array(sizes), cs_all, np.array([k not in marked for _, k in singles], bool), f))
         for i, c in enumerate(out[:n_single]):
             local = size_at.at(cs_all[i]) if n_single > 1 else ref_long
             if sizes[i][1] >= PART_OF_CARD * local:
@@ -785,24 +798,36 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
                 hq, _ = fit_edges(em, hq, max_shift=0.08, rounds=2)
                 out.append(Candidate(order_clockwise(hq), False, c.blob))
     if merged:
+        centres = np.array([q.mean(axis=0) for q, _ in singles]) if singles else np.zeros((0, 2))
+        own = np.array([k not in marked for _, k in singles], bool)
+        # (a marker's sheet, cut on its line, is 74 mm square, a card's area, and tells the size
+        # (without the markers, a card's size across the rendered tables was over 8 % off at 106
+        # of 842 pile tops, with them at 54), but not the shape; where the cards are too few,
+        # the markers' own squares tell both)
+        told, told_at = sizes_told(np.array(sizes), centres, own)
         if card_px:
             long_ = card_px * f
-        elif sizes:
-            long_ = float(np.median(np.array(sizes)[:, 1]))
+        elif len(told):
+            long_ = float(np.median(told[:, 1]))
         else:
             long_ = 0.0
-        centres = np.array([q.mean(axis=0) for q, _ in singles]) if singles else np.zeros((0, 2))
-        local_long = LongSide(np.array(sizes), centres)
-        # (parts of cards, left out of the sizes, have a part's shape; a marker's sheet, cut on
-        # its line, is 74 mm square, a card's area, and tells the size (without the markers, a
-        # card's size across the rendered tables was over 8 % off at 106 of 842 pile tops, with
-        # them at 54), but not the shape)
-        whole = local_long.whole & np.array([k not in marked for _, k in singles], bool)
-        squeeze = Foreshortening(np.array(shapes)[whole], centres[whole] / f, long_ / f) if shapes \
-            else Foreshortening(np.zeros((0, 3)), np.zeros((0, 2)), 0.0)
+        local_long = LongSide(told, told_at)
+        if len(told) == len(sizes):  # (the single cards': parts of cards, left out, have a part's shape)
+            whole = local_long.whole & own
+        else:
+            whole = np.zeros(len(singles), bool)
+            whole[own] = local_long.whole[:int(own.sum())]
+        card_shapes = np.array(shapes).reshape(-1, 3)[whole] if shapes else np.zeros((0, 3))
+        if len(told) == len(sizes):
+            squeeze = Foreshortening(card_shapes, centres[whole] / f, long_ / f)
+        else:
+            squeeze = Foreshortening(np.vstack([card_shapes, [_shape(q, 1.0) for q in markers or []]]),
+                                     np.vstack([centres[whole] / f, marker_centres / f]), long_ / f,
+                                     markers=len(marker_sizes))
         for cnt, k in merged:
             l_ = long_
-            if len(sizes) >= 3 and not card_px:  # perspective: the single cards tell the local size
+            if len(told) >= 3 and not card_px:  # perspective: the single cards (or the markers)
+                # tell the local size
                 (mx, my), _, _ = cv2.minAreaRect(cnt)
                 l_ = local_long.at(np.array([mx, my]))
             scales: tuple[float, ...] = (1.0,)
@@ -860,6 +885,28 @@ def _firmer_parts(small: np.ndarray, cloth: Cloth, cnt: np.ndarray) -> list[np.n
     firm = cv2.morphologyEx(firm, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     parts, _ = cv2.findContours(firm, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return [p + np.array([x, y]) for p in parts]
+
+
+MARKER_CARD = math.sqrt(CARD_W_MM * CARD_H_MM) / (MARKER_MARGIN * DEFAULT_MARKER_MM)  # a card's size
+# (the side of a square of its area) over a marker's outline with its margin (vision.calibrate.play_area)
+
+
+def _marker_sizes(markers: list[np.ndarray], f: float) -> tuple[np.ndarray, np.ndarray]:
+    """(short, long) of a card at each of the table's markers (outlines in image px, with their
+    margin) and the markers' centres, in working px (f: working px per image px). A marker's
+    square is printed DEFAULT_MARKER_MM wide and found to a pixel: it tells a card's size where
+    it lies however its blob merges with the cards or the table's edge beside it. Asked only
+    where the single cards are too few to tell (find_candidates' sizes_told): a marker printed at
+    another size would mislead, and the cards' own sizes are the cards'. (With two single cards
+    and three markers showing, one of them touching a pile and two the floor, a tilted camera's
+    cards came out 10 to 20 % too small across the table.)"""
+    sizes, centres = [], []
+    for q in markers:
+        q = np.asarray(q, np.float32).reshape(-1, 2) * f
+        g = math.sqrt(max(float(cv2.contourArea(q)), 0.0)) * MARKER_CARD
+        sizes.append((g * math.sqrt(ASPECT), g / math.sqrt(ASPECT)))
+        centres.append(q.mean(axis=0))
+    return np.array(sizes, np.float64).reshape(-1, 2), np.array(centres, np.float64).reshape(-1, 2)
 
 
 def _local_long(lens: np.ndarray, centres: np.ndarray, at: np.ndarray) -> float:
@@ -985,17 +1032,18 @@ class LongSide:
         return min(max(g, self.low), self.high) / math.sqrt(ASPECT)
 
 
-def _shape(quad: np.ndarray) -> np.ndarray:
+def _shape(quad: np.ndarray, aspect: float = ASPECT) -> np.ndarray:
     """A card quad's shape as (s11, s12, s22) of S = M M^T (determinant 1), where M's columns are
     its short side over ASPECT and its long side: the camera's squeeze at that place, the same
     whichever way the card is turned (a card's sides are at right angles and ASPECT apart on the
-    table: M is the squeeze times a turn, and the turn drops out of M M^T)."""
+    table: M is the squeeze times a turn, and the turn drops out of M M^T). aspect: the thing's
+    short side over its long one on the table (a marker's square: 1)."""
     q = np.asarray(quad, np.float64).reshape(4, 2)
     e1 = ((q[1] - q[0]) + (q[2] - q[3])) / 2
     e2 = ((q[3] - q[0]) + (q[2] - q[1])) / 2
     if np.linalg.norm(e1) > np.linalg.norm(e2):
         e1, e2 = e2, e1
-    m = np.column_stack([e1 / ASPECT, e2])
+    m = np.column_stack([e1 / aspect, e2])
     s = m @ m.T
     s /= math.sqrt(max(float(np.linalg.det(s)), 1e-9))
     return np.array([s[0, 0], s[0, 1], s[1, 1]])
@@ -1007,6 +1055,8 @@ SQUEEZE_OFF = 0.04  # a card whose shape lies this far from the others' (a part 
 SQUEEZE_CARDS = 8  # whole single cards needed to fit the squeeze: from fewer (5 to 7) the fit put
 # it further from the truth than none at 40 of 624 rendered pile tops (from 8: at 5), as wrong
 # by up to 0.1 of S where the truth was 0.05
+SQUEEZE_MARKERS = 3  # ... or the table's markers showing: their squares are found to a pixel at
+# the table's corners, and tell the squeeze across it with any cards
 
 
 class Foreshortening:
@@ -1021,11 +1071,11 @@ class Foreshortening:
     grows towards the far side) where SQUEEZE_CARDS cards or more tell, else nothing is
     unsqueezed."""
 
-    def __init__(self, shapes: np.ndarray, centres: np.ndarray, long_px: float) -> None:
+    def __init__(self, shapes: np.ndarray, centres: np.ndarray, long_px: float, markers: int = 0) -> None:
         shapes = np.asarray(shapes, np.float64).reshape(-1, 3)
         centres = np.asarray(centres, np.float64).reshape(-1, 2)
         self.coef: np.ndarray | None = None
-        if len(shapes) < SQUEEZE_CARDS or long_px <= 0:
+        if (len(shapes) - markers < SQUEEZE_CARDS and markers < SQUEEZE_MARKERS) or long_px <= 0:
             return
         use = np.ones(len(shapes), bool)
         while use.sum() > PLANE_MIN_CARDS:  # the card furthest from the others' plane, while far
