@@ -1068,7 +1068,8 @@ class Foreshortening:
     not, and one turned between is a parallelogram: a card-shaped rectangle searched in the
     image fits neither (a pile's top card 8 % narrower than a card's proportion was never
     outlined). Each of S's three numbers is fitted as a plane across the picture (the squeeze
-    grows towards the far side) where SQUEEZE_CARDS cards or more tell, else nothing is
+    grows towards the far side) where SQUEEZE_CARDS cards or more tell, or SQUEEZE_MARKERS of the
+    table's markers (markers: how many of the last shapes are their squares), else nothing is
     unsqueezed."""
 
     def __init__(self, shapes: np.ndarray, centres: np.ndarray, long_px: float, markers: int = 0) -> None:
