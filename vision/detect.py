@@ -760,6 +760,7 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
                 keep_s.append((quad, k))
                 keep_z.append((s_, l_))
         singles, sizes = keep_s, keep_z
+    own = np.array([k not in marked for _, k in singles], bool)  # the single cards not on a marker
     out = []
     skews: list[float] = []  # how far the clean single cards are from rectangles (perspective)
     ref_long = 0.0  # a card's long side (working pixels), where the scale is known or seen
@@ -786,7 +787,7 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
         # tell a card's size here)
         cs_all = np.array([c.corners.mean(axis=0) for c in out])
         n_single = len(out)
-        size_at = LongSide(*sizes_told(np.array(sizes), cs_all, np.array([k not in marked for _, k in singles], bool), f))
+        size_at = LongSide(*sizes_told(np.array(sizes), cs_all, own, f))
         for i, c in enumerate(out[:n_single]):
             local = size_at.at(cs_all[i]) if n_single > 1 else ref_long
             if sizes[i][1] >= PART_OF_CARD * local:
@@ -799,7 +800,6 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
                 out.append(Candidate(order_clockwise(hq), False, c.blob))
     if merged:
         centres = np.array([q.mean(axis=0) for q, _ in singles]) if singles else np.zeros((0, 2))
-        own = np.array([k not in marked for _, k in singles], bool)
         # (a marker's sheet, cut on its line, is 74 mm square, a card's area, and tells the size
         # (without the markers, a card's size across the rendered tables was over 8 % off at 106
         # of 842 pile tops, with them at 54), but not the shape; where the cards are too few,
@@ -812,18 +812,19 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
         else:
             long_ = 0.0
         local_long = LongSide(told, told_at)
-        if len(told) == len(sizes):  # (the single cards': parts of cards, left out, have a part's shape)
-            whole = local_long.whole & own
-        else:
+        # (parts of cards, left out of the sizes, have a part's shape)
+        by_markers = len(told) != len(sizes)  # (then the own cards' sizes come first, the markers' after)
+        if by_markers:
             whole = np.zeros(len(singles), bool)
             whole[own] = local_long.whole[:int(own.sum())]
-        card_shapes = np.array(shapes).reshape(-1, 3)[whole] if shapes else np.zeros((0, 3))
-        if len(told) == len(sizes):
-            squeeze = Foreshortening(card_shapes, centres[whole] / f, long_ / f)
         else:
-            squeeze = Foreshortening(np.vstack([card_shapes, [_shape(q, 1.0) for q in markers or []]]),
-                                     np.vstack([centres[whole] / f, marker_centres / f]), long_ / f,
-                                     markers=len(marker_sizes))
+            whole = local_long.whole & own
+        card_shapes = np.array(shapes).reshape(-1, 3)[whole] if shapes else np.zeros((0, 3))
+        shaped_at = centres[whole] / f if shapes else np.zeros((0, 2))  # (no shapes unrefined)
+        squares = [_shape(q, 1.0) for q in markers or []] if by_markers else []
+        squeeze = Foreshortening(np.vstack([card_shapes, np.reshape(squares, (-1, 3))]),
+                                 np.vstack([shaped_at, marker_centres[:len(squares)] / f]), long_ / f,
+                                 markers=len(squares))
         for cnt, k in merged:
             l_ = long_
             if len(told) >= 3 and not card_px:  # perspective: the single cards (or the markers)
