@@ -863,6 +863,30 @@ def test_the_corner_index_agreeing_with_templates_that_see_no_card_does_not_make
             assert d.confidence == index_conf
 
 
+def test_the_corner_index_makes_a_blob_read_the_templates_explain_little_of_sure_only_when_sure(monkeypatch) -> None:
+    """A blob hypothesis two thirds over a pile's ace of spades and the corner of the seven of
+    hearts below it, the seven's index in its corner, read as that seven: its templates explained
+    a third of its picture (below STRUCTURE_BLOB, so at most BLOB_UNSURE sure), and its index,
+    read at 0.9, made it sure; it held the place of the ace's own sure reads. On a blob's
+    hypothesis (strict) only an index read sure on its own (INDEX_SURE) makes a read the templates
+    explain so little of sure; on a card's own outline the index witnesses as before."""
+    import vision.identify as ident
+
+    deck = get_deck("standard")
+    image = np.full((300, 300, 3), 90, np.uint8)
+    q = card_quad(150, 150, 20, L)
+    for strict, index_conf, read in ((True, 0.9, False), (False, 0.9, True), (True, 0.97, True)):
+        def best_read(image, q, *args, **kw):
+            return q, ident._Match("7H", None, 0, 0.0, 0.1, 0.015, structure=0.35, quality=0.0)
+
+        monkeypatch.setattr(ident, "_best_read", best_read)
+        _index_reads(monkeypatch, "7H", index_conf)
+        d, _ = ident._read_region(image, q, deck, refine=False, search=False, strict=strict)
+        assert (d.code == "7H") == read, (strict, index_conf)
+        if read:
+            assert d.confidence == index_conf
+
+
 def _one_card(deck_name: str, code: str):
     """(deck, quad, image): one card of the deck, turned 20 degrees, on a green cloth."""
     deck = get_deck(deck_name)

@@ -107,7 +107,7 @@ INDEX_SURE = 0.95  # an index read this sure (rank and suit confirmed by the pip
 STRUCTURE_INDEX = 0.3  # a less sure index read decides only where the templates see a card
 COVERED_INDEX = 0.4  # ... and see it over more than this share of the quad (not a quad off the card)
 STRUCTURE_BLOB = 0.4  # a blob hypothesis read by templates explaining less of its picture ...
-BLOB_UNSURE = 0.85  # ... is at most this sure (unless a standard card's corner index confirms it)
+BLOB_UNSURE = 0.85  # ... is at most this sure (unless a standard card's corner index confirms it, INDEX_SURE)
 COVER_TAU = 0.05  # mean squared residual (0..1 scale) above which a cell counts as covered
 RIVAL_EXPLAINS = 0.0125  # ... and below which a rival explains a cell well (see _decide's margins)
 STRAY_DEPTH = 0.25  # a pixel this much darker than the fitted card predicts (0..1 of its white) is print ...
@@ -1662,7 +1662,11 @@ def _read_lit(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: bool =
     # one only where the template read is less sure still and the templates do see a card there
     if standard and back is None:
         r = index
-        sees_card = m.structure >= STRUCTURE_INDEX and m.covered < COVERED_INDEX
+        # (on a blob's hypothesis, templates explaining less than STRUCTURE_BLOB of the picture
+        # see no card: a quad two thirds over a pile's ace of spades and one corner of the seven
+        # of hearts below, read as that seven at 0.85, its index read at 0.9 in the quad's
+        # corner, was made sure and took the ace's place)
+        sees_card = m.structure >= (STRUCTURE_BLOB if strict else STRUCTURE_INDEX) and m.covered < COVERED_INDEX
         if r is not None and r.code in deck.codes:
             if r.code == code:
                 # the templates' best card is a witness only where they see a card: on a quad
