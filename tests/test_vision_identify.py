@@ -693,7 +693,7 @@ def test_a_rectangle_fitted_whole_is_not_searched_far_off(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(ident, "find_candidates", lambda image, card_px=None, **kw: [Candidate(q, False, 0, whole)])
     monkeypatch.setattr(ident, "_read_region", read)
-    monkeypatch.setattr(ident, "_rank", lambda image, q, det, m, support=None: rank)
+    monkeypatch.setattr(ident, "_rank", lambda image, q, det, m: rank)
     dets = ident.identify(np.zeros((400, 400, 3), np.uint8), get_deck("standard"))
     assert [d.code for d in dets] == (["3H"] if kept else [])
 
@@ -722,7 +722,7 @@ def test_two_sure_reads_of_one_card_naming_two_cards_the_better_fit_stands(
     monkeypatch.setattr(ident, "find_candidates", lambda image, card_px=None, **kw: [
         Candidate(off, False, 0), Candidate(true, False, 0)])
     monkeypatch.setattr(ident, "_read_region", read)
-    monkeypatch.setattr(ident, "_rank", lambda image, q, det, m, support=None: ident.BEST_RANK)
+    monkeypatch.setattr(ident, "_rank", lambda image, q, det, m: ident.BEST_RANK)
     dets = ident.identify(np.zeros((400, 400, 3), np.uint8), get_deck("standard"))
     assert [d.code for d in dets] == (["KD"] if first_fits_better else ["KH"])
 
@@ -751,54 +751,13 @@ def test_two_sure_reads_of_one_place_naming_two_cards_leave_the_better_fit_unsur
         monkeypatch.setattr(ident, "find_candidates", lambda image, card_px=None, order=order, **kw: [
             Candidate(q, False, 0) for q in order])
         monkeypatch.setattr(ident, "_read_region", read)
-        monkeypatch.setattr(ident, "_rank", lambda image, q, det, m, support=None: ident.BEST_RANK)
+        monkeypatch.setattr(ident, "_rank", lambda image, q, det, m: ident.BEST_RANK)
         dets = ident.identify(np.zeros((400, 400, 3), np.uint8), get_deck("wackee-six"))
         assert len(dets) == 1
         if other_err > ident.WORSE_FIT * 0.005:
             assert (dets[0].code, dets[0].confidence) == ("R13", 1.0)
         else:
             assert dets[0].code == UNKNOWN and dets[0].confidence < 0.5
-
-
-@pytest.mark.parametrize("closed", [True, False])
-def test_a_sure_read_with_an_open_outline_is_contested_and_cannot_doubt_one_outlined_all_round(
-        monkeypatch: pytest.MonkeyPatch, closed: bool) -> None:
-    """A rectangle two fifths of a card off a pile's clear eight of clubs, over its last two
-    columns of pips and the cards below, read as a seven of clubs at 1.0, its outline showing
-    along each side (the pile's edges, a column of pips) but along one only half of it; the
-    eight's own hypotheses, centred on that rectangle, were then never read. A sure read whose
-    outline shows nearly all round (OUTLINE_CLOSED) is not contested by another card's
-    hypotheses; one whose outline does not is. Of two sure reads of one place ranked alike the
-    better fit stands, as before, and one outlined all round is not doubted by one that is not,
-    whichever is read first (where neither is, it is as unsure as the other is sure)."""
-    import vision.identify as ident
-    from vision.detect import Candidate
-
-    true = card_quad(200, 200, 10.0, 100)
-    off = true + np.float32([[-2, 38], [-2, 38], [-2, 38], [-2, 38]])  # 0.4 of its width towards a long side
-    assert ident._inside(tuple(true.mean(axis=0)), off) and not ident._same_card(true, off)
-    sides = {"7C": np.float32([0.88, 0.82, 0.65, 0.53]),
-             "8C": np.float32([1.0, 1.0, 1.0, 0.95] if closed else [1.0, 1.0, 0.8, 0.6])}
-
-    def read(image, corners, deck, refine=True, search=True, strict=False):
-        code = "7C" if np.allclose(corners, off) else "8C"
-        return (ident.Detection(code, tuple(map(tuple, corners)), 1.0),
-                ident._Match(code, None, 0, 1.0, 0.0, 0.005 if code == "8C" else 0.009))
-
-    def support(image, q):
-        return sides["7C" if np.allclose(q, off) else "8C"]
-
-    monkeypatch.setattr(ident, "_read_region", read)
-    monkeypatch.setattr(ident, "_support", support)
-    monkeypatch.setattr(ident, "_rank", lambda image, q, det, m, support=None: ident.BEST_RANK)
-    for order in ([off, true], [true, off]):
-        monkeypatch.setattr(ident, "find_candidates", lambda image, card_px=None, order=order, **kw: [
-            Candidate(q, False, 0) for q in order])
-        dets = ident.identify(np.zeros((400, 400, 3), np.uint8), get_deck("standard"))
-        if closed:
-            assert [(d.code, d.confidence) for d in dets] == [("8C", 1.0)]
-        else:  # (neither outlined all round: the better fit stands, no surer than the other is unsure)
-            assert [(d.code, d.confidence) for d in dets] == [(UNKNOWN, 0.0)]
 
 
 @pytest.mark.parametrize("deck_name,code,shear", [("standard", "7C", 0.35), ("standard", "QS", 0.45),

@@ -1918,17 +1918,10 @@ OUTLINE_SHOWS = 0.25  # share of its weakest side along which a hypothesis's out
 OUTLINE_ANY = 0.7  # ... and of its best side, or its read is never sure (NO_OUTLINE at most) ...
 OUTLINE_SECOND = 0.4  # ... and of its second best side
 NO_OUTLINE = 0.6
-OUTLINE_CLOSED = 0.9  # a sure read whose outline shows along this share of every side is not contested by
-# hypotheses of another card centred on it (one over part of a card and the pile beside it is)
 BEST_RANK = 3
 
 
-def _support(image: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """The share of each side of the quad along which the image shows an outline, best first."""
-    return np.sort(side_support(EdgeMap.around(image, q, 0.25), q))[::-1]
-
-
-def _rank(image: np.ndarray, q: np.ndarray, det: Detection, m: _Match, support: np.ndarray | None = None) -> int:
+def _rank(image: np.ndarray, q: np.ndarray, det: Detection, m: _Match) -> int:
     """How much a sure read of a blob hypothesis is to be trusted over another of the same place,
     0 to BEST_RANK: +2 when the image shows an outline along every side of the quad (a rectangle
     over part of a card and the cloth or the card beside it has a side across paper with no edge
@@ -1940,7 +1933,7 @@ def _rank(image: np.ndarray, q: np.ndarray, det: Detection, m: _Match, support: 
     card's colour field and face (a green character card, on green felt); so is one whose outline
     shows along one side only: a straight edge (the table's, an arm's) with a quad drawn on it
     (a two-tone character card fitted a quad on the table's edge, wood inside, dark cloth beyond)."""
-    support = _support(image, q) if support is None else support
+    support = np.sort(side_support(EdgeMap.around(image, q, 0.25), q))[::-1]
     if float(support[0]) < OUTLINE_ANY or float(support[1]) < OUTLINE_SECOND:
         return -1
     return 2 * (float(support.min()) >= OUTLINE_SHOWS) + (m.code == det.code)
@@ -2012,63 +2005,55 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
     out: list[Detection] = []
     singles: list[np.ndarray] = []  # sure single cards' outlines
     hyps: list[tuple[tuple[float, float], np.ndarray, Detection, _Match]] = []
-    kept: list[tuple[Detection, np.ndarray, int, float, bool]] = []  # blob reads: outline, _rank (-1: not
-    # sure), the fit's error, outlined all round (OUTLINE_CLOSED)
+    kept: list[tuple[Detection, np.ndarray, int, float]] = []  # blob reads: outline, _rank (-1: not
+    # sure), the fit's error
     known_quads = [np.asarray(q, np.float32).reshape(4, 2) for q in known or []]
     sure: list[np.ndarray] = list(known_quads)  # hypotheses centred on these are not read
     sure_as: list[tuple[str, str | None] | None] = [None] * len(sure)  # ... the card each names
-    closed: list[bool] = [True] * len(sure)  # ... and whether its outline shows all round (OUTLINE_CLOSED)
 
     def claim(det: Detection, m: _Match) -> None:
         """Keep a blob read unless a single card or a read that _holds_place holds its place; it
         displaces the reads there that do not. (Of two ranked alike, the first is the
         better-supported seed, or the surer quick read; where they name different cards, the one
         that fits its picture better stands: two quads of one card, one of them a few pixels off
-        it, read a king of hearts as itself and, the first, as the king of diamonds. A sure read
-        outlined all round, OUTLINE_CLOSED, is not doubted by one that is not: a rectangle two
-        fifths off a pile's clear eight of clubs, its sides on the pile's edges and a column of
-        pips, read a seven of clubs at 1.0, fitting twice as badly as the eight's own outline.)"""
+        it, read a king of hearts as itself and, the first, as the king of diamonds.)"""
         q = np.array(det.corners, np.float32)
         if any(_overlaps(q, kq) for kq in singles):
             return
-        support = _support(image, q) if det.confidence >= 0.9 else None
-        rank = _rank(image, q, det, m, support) if support is not None else -1
+        rank = _rank(image, q, det, m) if det.confidence >= 0.9 else -1
         if rank < 0 and det.confidence >= 0.9:
             det = replace(det, confidence=NO_OUTLINE)
-        shut = rank == BEST_RANK and support is not None and float(support[-1]) >= OUTLINE_CLOSED
         rivals = [k for k in kept if _overlaps(q, k[1])]
 
-        def holds(k: tuple[Detection, np.ndarray, int, float, bool]) -> bool:
+        def holds(k: tuple[Detection, np.ndarray, int, float]) -> bool:
             return _holds_place((k[0].code, k[0].back) == (det.code, det.back), (k[2], k[3]), (rank, m.error))
         standing = next((k for k in rivals if holds(k)), None)
         if standing is not None:
-            if standing[2] == rank >= 0 and standing[4] <= shut:
+            if standing[2] == rank >= 0:
                 i = next(i for i, k in enumerate(kept) if k is standing)
                 kept[i] = (_doubted_by(standing[0], standing[3], det, m.error),) + standing[1:]
             return
         for k in rivals:
-            if k[2] == rank >= 0 and k[4] >= shut:
+            if k[2] == rank >= 0:
                 det = _doubted_by(det, m.error, k[0], k[3])
-        kept[:] = [k for k in kept if not any(k is r for r in rivals)] + [(det, q, rank, m.error, shut)]
+        kept[:] = [k for k in kept if not any(k is r for r in rivals)] + [(det, q, rank, m.error)]
         if rank == BEST_RANK:
             sure.append(q)
             sure_as.append((det.code, det.back))
-            closed.append(shut)
 
     def settled(det: Detection) -> bool:
         """Is this unsure read's place held already: by a single card, or by a sure blob read
         that names its card (or the twin)? One that names another card is searched all the
-        same (one that names none too, where the sure read is not outlined all round), and claim
-        settles the two: a rectangle a third of a card off a pile's top card,
+        same, and claim settles the two: a rectangle a third of a card off a pile's top card,
         its sides on the edges of the cards below, read a 7 as a 3 at 0.91, and the 7's own
         outlines, read at 0.85 and 0.82, were never searched."""
         at = tuple(np.array(det.corners, np.float32).mean(axis=0))
         if any(_inside(at, kq) for kq in singles):
             return True
         named = det.code != UNKNOWN or det.back is not None  # (a read below MIN_CONFIDENCE is not)
-        return any(_inside(at, kq) and (card is None or (not named and shut) or card == (det.code, det.back)
+        return any(_inside(at, kq) and (card is None or not named or card == (det.code, det.back)
                                         or _twins(det.code, card[0]))
-                   for kq, card, shut in zip(sure, sure_as, closed, strict=True))
+                   for kq, card in zip(sure, sure_as, strict=True))
 
     work = list(cands)
     for c in work:  # (a single read unsurely adds its pile tops to the end of the work)
@@ -2085,10 +2070,9 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
                 # their top card is searched for as in a blob of cards
                 work += pile_tops(image, c)
             continue
-        if any(_inside(tuple(c.corners.mean(axis=0)), kq) and not _same_card(c.corners, kq) and shut
-               for kq, shut in zip(sure, closed, strict=True)):
-            continue  # (another quad of a sure read's card is read: it may contradict it; so is
-            # any quad centred on a sure read whose outline does not show all round)
+        if any(_inside(tuple(c.corners.mean(axis=0)), kq) and not _same_card(c.corners, kq)
+               for kq in sure):
+            continue  # (another quad of a sure read's card is read: it may contradict it)
         det, m = _twin_resettled(image, deck, *_read_region(image, c.corners, deck, refine=False, search=False, strict=True))
         if det.confidence >= 0.9:
             claim(det, m)
@@ -2128,6 +2112,6 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
 
     def outdone(d: Detection) -> bool:
         q = np.array(d.corners, np.float32)
-        return any(_overlaps(q, kq) and k.confidence > d.confidence for k, kq, _, _, _ in kept)
+        return any(_overlaps(q, kq) and k.confidence > d.confidence for k, kq, _, _ in kept)
     out = [d for d in out if d.confidence >= 0.9 or not outdone(d)]
     return out + [k[0] for k in kept]
