@@ -1161,19 +1161,20 @@ def test_the_corner_index_is_not_read_where_the_templates_see_no_card(monkeypatc
 def test_prepare_builds_what_the_first_read_of_a_deck_would() -> None:
     """The first read of a standard card built the templates, the corner index's glyphs and the
     suit-shape model (2.5 s here, about 10 s on a Pi 4): the vision loop builds them with
-    prepare() before the game, so the first card played is not held up."""
+    prepare() before the game, so the first card played is not held up. Reading one card left
+    the digits of a "10" (a quarter of a second) to the first ten played."""
     import vision.identify as ident
     from vision.decks import index_reader, suit_shapes
 
     deck = get_deck("standard")
     ident._prepared.discard((id(deck), deck.name))
     ident._template_cache.pop((id(deck), deck.name), None)
-    suit_shapes.model.cache_clear()
-    index_reader.rank_bank.cache_clear()
+    banks = (suit_shapes.model, index_reader.rank_bank, index_reader.digit_bank, index_reader.suit_bank)
+    for bank in banks:
+        bank.cache_clear()
     ident.prepare(deck)
     assert (id(deck), deck.name) in ident._template_cache
-    assert suit_shapes.model.cache_info().currsize == 1
-    assert index_reader.rank_bank.cache_info().currsize == 1
+    assert [bank.cache_info().currsize for bank in banks] == [1, 1, 1, 2]  # (suits as printed and turned)
 
 
 def test_only_cards_inside_the_area_the_four_markers_mark_are_reported() -> None:

@@ -1844,15 +1844,20 @@ _prepared: set[tuple[int, str]] = set()
 def prepare(deck: Deck) -> None:
     """Build what the first read of a deck builds, before any card is played: its templates and,
     for a standard deck, the corner index's glyphs and suit-shape model take about 2.5 s here,
-    four times that on a Pi 4, and would hold up the first card of a game. One read of one of its
-    cards, drawn small and large (large pips are read by their shape), goes through all of it
-    (once per deck: a demo prepares each round's camera view)."""
+    four times that on a Pi 4, and would hold up the first card of a game. The index's are built
+    outright (a read of one card would leave the "10"'s digits to the first ten played); one
+    read of one of its cards, drawn small and large, builds the rest (once per deck: a demo
+    prepares each round's camera view)."""
     from vision.decks.compose import Composer, card_quad
 
     key = (id(deck), deck.name)
     if key in _prepared:
         return
     _prepared.add(key)
+    if _standard(deck):
+        from vision.decks.index_reader import prepare as prepare_index
+
+        prepare_index()
     for long_px in (90, 220):
         comp = Composer(300, 300, rng=np.random.default_rng(0))
         comp.add_card(deck, deck.codes[0], card_quad(150, 150, 15.0, long_px))

@@ -218,6 +218,17 @@ def suit_bank(turned: bool = False) -> _Bank:
     return _bank(items, SW, SH)
 
 
+def prepare() -> None:
+    """Build every glyph bank and the suit-shape model now. Each is built on first use, and the
+    first use may be mid-game: the digit bank is first needed by the first ten played (a quarter
+    of a second here, a second on a Pi 4, that frame held up)."""
+    rank_bank()
+    digit_bank()
+    suit_bank(False)
+    suit_bank(True)
+    suit_shapes.model()
+
+
 def _classify(glyph: np.ndarray, bank: _Bank, w: int, h: int, labels: tuple[str, ...],
               aspect_weight: float) -> dict[str, float]:
     """Best score per label: correlation minus a penalty for a different aspect ratio."""
