@@ -163,6 +163,22 @@ def test_a_sure_read_off_a_piles_top_card_does_not_keep_its_own_outlines_unread(
     assert any(d.code == card.code and d.confidence >= 0.9 for d in on_it), on_it
 
 
+def test_an_unsure_hypothesis_outlined_all_round_is_read_sharpened_on_its_outline() -> None:
+    """A clear eight of clubs alone on wood, 45 px wide and soft (the identify benchmark's seed 3,
+    scene 12): no single-card outline was found, and its blob hypotheses, a few pixels short of
+    one corner, read unsurely; the wide search of a hypothesis a third of a card off (a seven of
+    diamonds at 0.84) covered their middles, so they were never searched, and the card was not
+    reported. A hypothesis whose outline shows all round is read at last on its sharpened outline."""
+    deck = get_deck("standard")
+    res = _benchmark_scene(deck, 3, 12)
+    card = res.cards[20]
+    assert card.code == "8C" and card.top and card.visible > 0.99
+    q = np.array(card.corners_px, np.float32)
+    on_it = _reads_on(res.image, deck, q)
+    assert any(d.code == "8C" and d.confidence >= 0.9 for d in on_it), on_it
+    assert not [d for d in on_it if d.code != "8C" and d.confidence >= 0.5], on_it
+
+
 def test_identify_region_tolerates_a_tracker_quad_a_few_pixels_off() -> None:
     from vision.decks.compose import table_scene
 
