@@ -1928,6 +1928,11 @@ REFINE_OUTLINED = 0.9  # an unsure hypothesis whose outline shows along this sha
 # sharpened on it at last (a clear eight of clubs 45 px wide, its quad a few pixels short of one corner)
 
 
+def _support(image: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """The share of each side of the quad along which the image shows an outline, best first."""
+    return np.sort(side_support(EdgeMap.around(image, q, 0.25), q))[::-1]
+
+
 def _rank(image: np.ndarray, q: np.ndarray, det: Detection, m: _Match) -> int:
     """How much a sure read of a blob hypothesis is to be trusted over another of the same place,
     0 to BEST_RANK: +2 when the image shows an outline along every side of the quad (a rectangle
@@ -1940,7 +1945,7 @@ def _rank(image: np.ndarray, q: np.ndarray, det: Detection, m: _Match) -> int:
     card's colour field and face (a green character card, on green felt); so is one whose outline
     shows along one side only: a straight edge (the table's, an arm's) with a quad drawn on it
     (a two-tone character card fitted a quad on the table's edge, wood inside, dark cloth beyond)."""
-    support = np.sort(side_support(EdgeMap.around(image, q, 0.25), q))[::-1]
+    support = _support(image, q)
     if float(support[0]) < OUTLINE_ANY or float(support[1]) < OUTLINE_SECOND:
         return -1
     return 2 * (float(support.min()) >= OUTLINE_SHOWS) + (m.code == det.code)
@@ -2118,7 +2123,7 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
             if det.confidence >= 0.9 and m.covered <= WIDE_COVERED:
                 claim(det, m)
                 continue
-        if float(side_support(EdgeMap.around(image, corners, 0.25), corners).min()) >= REFINE_OUTLINED:
+        if float(_support(image, corners)[-1]) >= REFINE_OUTLINED:
             det, m = _twin_resettled(image, deck, *_read_region(image, corners, deck, refine=True, search=False, strict=True))
             if det.confidence >= 0.9:
                 claim(det, m)
