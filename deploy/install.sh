@@ -32,10 +32,14 @@ if [[ -r /etc/os-release ]]; then
     [[ ${VERSION_CODENAME:-} == bookworm ]] || warn "this is ${PRETTY_NAME:-an unknown OS}, not Bookworm"
 fi
 
-say "Installing system packages (Python venv, Picamera2, lgpio, I2C tools)"
+say "Installing system packages (Python venv, Picamera2, lgpio, I2C tools, fonts)"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
-apt-get install -y -q python3-venv python3-pip python3-picamera2 python3-lgpio i2c-tools
+# The fonts: an ordinary deck's corner index is read against rank glyphs drawn in DejaVu and
+# Liberation (vision/decks/index_reader.py); without them only OpenCV's own font is left, and
+# OpenCV 5 draws all its font faces alike.
+apt-get install -y -q python3-venv python3-pip python3-picamera2 python3-lgpio i2c-tools \
+    fonts-dejavu-core fonts-liberation
 
 say "Creating the service user '$SERVICE_USER'"
 if ! id -u "$SERVICE_USER" >/dev/null 2>&1; then

@@ -48,9 +48,16 @@ class VisionLoop:
         from vision.sim_standin import StandInDeck
 
         if not isinstance(self.deck, StandInDeck):  # (the stand-in deck's reader builds nothing)
-            from vision.identify import prepare
+            from vision.identify import prepare, reads_corner_index
 
             prepare(self.deck)
+            if reads_corner_index(self.deck):
+                from vision.decks.index_reader import FONT_PACKAGES, missing_fonts
+
+                if missing_fonts():
+                    print(f"referee: vision: the fonts {', '.join(missing_fonts())} are missing, so an "
+                          f"ordinary deck's corner index is read less well; install them with "
+                          f"'sudo apt-get install {FONT_PACKAGES}'", flush=True)
 
     def _calibrate(self, image: Any) -> bool:
         from vision.calibrate import CalibrationError, calibrate

@@ -113,3 +113,24 @@ def test_the_camera_thread_builds_the_card_reader_before_the_first_frame() -> No
 
     run_camera(Loop(), iter([1, 2]), threading.Event())
     assert calls == ["prepare", "frame 1", "frame 2"]
+
+
+def test_preparing_an_ordinary_deck_says_which_fonts_its_index_reader_lacks(monkeypatch, capsys) -> None:
+    """The corner-index reader draws its rank glyphs in the DejaVu and Liberation fonts: where
+    some are missing, an ordinary deck is read less well, and the service says which and how to
+    install them (once, when the reader is built); a deck read by its own faces says nothing."""
+    import vision.identify
+    from referee.vision_loop import VisionLoop
+    from vision.decks import get_deck, index_reader
+    from vision.layout import make_layout
+
+    monkeypatch.setattr(vision.identify, "prepare", lambda deck: None)
+    monkeypatch.setattr(index_reader, "missing_fonts", lambda: ("LiberationSans-Bold.ttf",))
+    VisionLoop(Table(), "wackee-six", 4, get_deck("standard"), make_layout(4)).prepare()
+    said = capsys.readouterr().out
+    assert "LiberationSans-Bold.ttf" in said and "apt-get install fonts-dejavu-core fonts-liberation" in said
+    VisionLoop(Table(), "wackee-six", 4, get_deck("wackee-six"), make_layout(4)).prepare()
+    assert capsys.readouterr().out == ""
+    monkeypatch.setattr(index_reader, "missing_fonts", lambda: ())
+    VisionLoop(Table(), "wackee-six", 4, get_deck("standard"), make_layout(4)).prepare()
+    assert capsys.readouterr().out == ""

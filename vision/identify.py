@@ -1588,7 +1588,7 @@ def _read_lit(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: bool =
     read's two readers on a covered twin (_pair_settled's covered_twins: 70 ms more on a card
     beside a hand under a lamp's glare, read unsurely all the same)."""
     given = _oriented(np.asarray(corners, dtype=np.float32))
-    standard = _standard(deck)
+    standard = reads_corner_index(deck)
     indexed: dict[bytes, IndexRead | None] = {}
 
     def index_on(q: np.ndarray) -> IndexRead | None:  # (read once per outline)
@@ -1854,7 +1854,7 @@ def prepare(deck: Deck) -> None:
     if key in _prepared:
         return
     _prepared.add(key)
-    if _standard(deck):
+    if reads_corner_index(deck):
         from vision.decks.index_reader import prepare as prepare_index
 
         prepare_index()
@@ -1904,7 +1904,7 @@ def _index_confirms(image: np.ndarray, deck: Deck, det: Detection) -> bool:
     whose searched outline lay within 6 % of its short side of the truth was dropped). Part of
     a card seldom shows in its corner an index of the card it reads as that the pips inside it
     confirm (the top part of a 6 of hearts read as a 3 of hearts at 0.97)."""
-    if det.confidence < 0.9 or det.back is not None or not _standard(deck):
+    if det.confidence < 0.9 or det.back is not None or not reads_corner_index(deck):
         return False
     from vision.decks.index_reader import read_index
 
@@ -1912,7 +1912,7 @@ def _index_confirms(image: np.ndarray, deck: Deck, det: Detection) -> bool:
     return r is not None and r.code == det.code and r.confidence >= INDEX_SURE
 
 
-def _standard(deck: Deck) -> bool:
+def reads_corner_index(deck: Deck) -> bool:
     """Is this deck read by its corner index (the built-in standard deck, or one enrolled with its codes)?"""
     return deck.kind == "standard" or getattr(deck, "base", None) == "standard"
 
