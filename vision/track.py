@@ -103,6 +103,8 @@ HELD_FRAMES = 60  # a card read surely beside arms with a hand on it is read aga
 # by a settling region within this many frames (_held_reads)
 STILL_RETRY_FRAMES = 6  # a still patch beside arms that read as no card is read again after
 HAND_OVER_READ = 0.5  # share of a card read surely while settling that an arm may cover now
+GONE_SHOWS = 0.15  # share of a card a hand leaves showing that still tells whether it lay as before
+TAKER_SHOWS = 0.3  # ... and as much of it, where the hand over it then is the one taking it
 NOTHING_THERE = 0.3  # a read this unsure where a card was: no card shows there
 SLIDE_FIT = 150.0  # a slide's fit must explain this many times the noise of a frame difference
 SLIDE_PX = 0.15  # ... and move the card's edge by this much (mid-resolution px) somewhere (a card
@@ -1658,13 +1660,15 @@ class Tracker:
         oy, ox = ys.start - sy.start * 2, xs.start - sx.start * 2
         return h[oy:oy + ys.stop - ys.start, ox:ox + xs.stop - xs.start].astype(bool)
 
-    def _differs(self, a: np.ndarray, b: np.ndarray, m: np.ndarray, both: bool) -> bool | None:
-        """Did the card move between two pictures (its visible part m)? None: too little shows.
+    def _differs(self, a: np.ndarray, b: np.ndarray, m: np.ndarray, both: bool,
+                 shows: float = 0.3) -> bool | None:
+        """Did the card move between two pictures (its visible part m)? None: less than `shows`
+        of it shows.
 
         both: a moved card shows pixels brighter AND darker than before (edges, print); a hand's
         shadow only darkens."""
         nv = int(m.sum())
-        if nv < 0.3 * self._foot_n:
+        if nv < shows * self._foot_n:
             return None
         d = a.astype(np.int16) - b.astype(np.int16)
         thr = max(self.rest_threshold, 4.0 * math.sqrt(2.0) * self._noise)  # 4 sigma of a frame difference
@@ -1920,8 +1924,9 @@ class Tracker:
         i = int(np.argmax((xs - ex) ** 2 + (ys - ey) ** 2))
         return bool(near[ys[i], xs[i]])
 
-    def _gone_index(self, quad: np.ndarray, k_now: int) -> int:
-        """First frame in which the card no longer lay as it had (its parts no hand covered)."""
+    def _gone_index(self, quad: np.ndarray, k_now: int, shows: float = GONE_SHOWS) -> int:
+        """First frame in which the card no longer lay as it had (its parts no hand covered),
+        judged in every frame where `shows` of it or more shows (_differs)."""
         foot, box = self._footprint_mid(quad, grow=0)
         self._foot_n = int(foot.sum())
         if self._ref_mid is None:
@@ -1931,7 +1936,7 @@ class Tracker:
         for k, grey, hand, _arms, _fg in reversed(self._history()):
             hm = self._hand_mid(hand, box)
             m = foot if hm is None else foot & ~hm
-            moved = self._differs(grey[box], ref, m, both=False)
+            moved = self._differs(grey[box], ref, m, both=False, shows=shows)
             if moved is False:
                 return first
             first = k
@@ -2059,12 +2064,16 @@ class Tracker:
             if kn.zone in ("centre",) or self.layout.seat_of_zone(kn.zone) is None:
                 if kn.top and kn.code != UNKNOWN:
                     gi = max(self._gone_index(kn.quad, k), kn.rest_k + 1)
+                    # the seat of the arm that came over it to take it (as a third of it still
+                    # showed), not of one passing later: the frames a sixth of it still showed in
+                    # tell when it went (GONE_SHOWS), and other arms may reach over it by then
+                    # (three take-backs on the tracking benchmark went to the seat beside)
+                    came = max(self._gone_index(kn.quad, k, TAKER_SHOWS), kn.rest_k + 1)
                     if self.debug:
                         print("gone", kn.code, still)
-                    # the seat of the arm over it as it went, not of one passing later
                     out.append(TakeBackObs(kn.code, kn.x, kn.y, kn.zone,
                                            self._times.get(gi, frame.t),
-                                           self._seat_of_arm_over(kn.quad, gi)
+                                           self._seat_of_arm_over(kn.quad, came)
                                            or self._seat_of_arm_over(kn.quad)))
             if still.confidence < NOTHING_THERE:
                 # no card shows where it lay: the cards squarely under it went with it (a
