@@ -432,6 +432,43 @@ def _whole_margin(crop: np.ndarray, quads: list[np.ndarray], soft: list[np.ndarr
     return (e1 - e0) / (e0 + e1 + 1e-12), WHOLE_BLURS[b]
 
 
+def _seen(image: np.ndarray, corners: np.ndarray, faces: tuple[np.ndarray, np.ndarray],
+          hidden: tuple[np.ndarray, np.ndarray] | None = None) -> tuple | None:
+    """The card's part of the picture in grey (in the channels the two faces differ in), the quad
+    in it, the faces softened to the camera's scale, the hidden part (see pair_margin) and the
+    crop's corner in the image; None where the quad is too small."""
+    q = np.asarray(corners, np.float32).reshape(4, 2)
+    pad = 4 + STEP + ALIGN_REACH
+    x0, y0 = np.maximum(np.floor(q.min(axis=0)).astype(int) - pad, 0)
+    x1, y1 = np.ceil(q.max(axis=0)).astype(int) + pad
+    x1, y1 = min(x1, image.shape[1]), min(y1, image.shape[0])
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    weights = _weights_for(faces)
+    crop = _grey(image[y0:y1, x0:x1], weights)
+    corner = np.array([x0, y0], np.float32)
+    q = q - corner
+    hide = None if hidden is None else _hidden_in(crop.shape, hidden[0], hidden[1] - corner)
+    short = float(min(np.linalg.norm(q[0] - q[1]), np.linalg.norm(q[1] - q[2])))
+    shrink = FACE_PX_PER_MM * CARD_W_MM / max(short, 1.0)  # face px per image px
+    soft = [cv2.GaussianBlur(_grey(f, weights), (0, 0), 0.4 * shrink) for f in faces]  # no aliasing in the warp
+    return crop, q, soft, hide, corner
+
+
+def laid_on_card(image: np.ndarray, corners: np.ndarray, faces: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """The quad (image px, as corners: clockwise from the faces' printed top-left) laid on the
+    card's outline and print as pair_margin lays it before it compares the whole print
+    (_edge_aligned, then _aligned on the print the two faces share): a caller may read the
+    card again there."""
+    seen = _seen(image, corners, faces)
+    if seen is None:
+        return np.asarray(corners, np.float32).reshape(4, 2)
+    crop, q, soft, _, corner = seen
+    both = 0.5 * (soft[0] + soft[1])
+    on_edges = _edge_aligned(crop, q, 0.5 * (both + both[::-1, ::-1]))
+    return (_aligned(crop, on_edges, both) + corner).astype(np.float32)
+
+
 def pair_margin(image: np.ndarray, corners: np.ndarray, faces: tuple[np.ndarray, np.ndarray],
                 align: bool = True, as_drawn: bool = True, against: bool = False,
                 hidden: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[float, float]:
@@ -459,20 +496,10 @@ def pair_margin(image: np.ndarray, corners: np.ndarray, faces: tuple[np.ndarray,
     the quad in image px it is drawn through (clockwise from its top-left): those pixels, and
     HIDDEN_RIM about them, are left out of every fit and alignment. A hand over half of a card's
     pips otherwise counted as a misfit of both faces, and diluted the margin the other half gave."""
-    q = np.asarray(corners, np.float32).reshape(4, 2)
-    pad = 4 + STEP + ALIGN_REACH
-    x0, y0 = np.maximum(np.floor(q.min(axis=0)).astype(int) - pad, 0)
-    x1, y1 = np.ceil(q.max(axis=0)).astype(int) + pad
-    x1, y1 = min(x1, image.shape[1]), min(y1, image.shape[0])
-    if x1 - x0 < 8 or y1 - y0 < 8:
+    seen = _seen(image, corners, faces, hidden)
+    if seen is None:
         return 0.0, 0.0
-    weights = _weights_for(faces)
-    crop = _grey(image[y0:y1, x0:x1], weights)
-    q = q - np.array([x0, y0], np.float32)
-    hide = None if hidden is None else _hidden_in(crop.shape, hidden[0], hidden[1] - np.array([x0, y0], np.float32))
-    short = float(min(np.linalg.norm(q[0] - q[1]), np.linalg.norm(q[1] - q[2])))
-    shrink = FACE_PX_PER_MM * CARD_W_MM / max(short, 1.0)  # face px per image px
-    soft = [cv2.GaussianBlur(_grey(f, weights), (0, 0), 0.4 * shrink) for f in faces]  # no aliasing in the warp
+    crop, q, soft, hide, _ = seen
     if not align:
         return _marks_margin(crop, [q, np.roll(q, -2, axis=0)], soft, hide=hide)
     both = 0.5 * (soft[0] + soft[1])
