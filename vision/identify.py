@@ -1482,9 +1482,10 @@ def _laid_for_pair(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, stri
     little of the picture for the pair read's whole print (PAIR_STRUCTURE), read again on the
     outline the pair read lays on the card's edges and print (pair_read.laid_on_card): where
     the templates there name the same two twins and see the card as drawn, that outline and
-    read stand. A tracker's outline two pixels off a small, soft five of clubs left the
-    templates explaining 0.60 to 0.68 of it (0.76 on its true outline), and the marks' windows
-    alone could not tell the club from the spade (margins 0.02 to 0.03, against 0.21)."""
+    read stand. Outlines two pixels off a small, soft two of clubs (46 px wide) left the
+    templates explaining 0.60 to 0.68 of it (0.73 on its true outline), and the marks' windows
+    alone could not tell the club from the spade (margins 0.02 to 0.03; the whole print's 0.21
+    on the true outline)."""
     faces = (deck.render_face(m.code, FACE_PX_PER_MM), deck.render_face(m.rival[0], FACE_PX_PER_MM))
     turn = (m.rot // 90) % 4
     laid = np.roll(laid_on_card(image, _printed(q, m), faces), turn, axis=0)
