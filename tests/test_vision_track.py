@@ -1532,15 +1532,17 @@ def _benchmark_game(game: str, seed: int, duration: float):
 
 
 def test_a_card_taken_back_under_a_hand_is_told_gone_when_it_left_not_when_the_hand_came():
-    """The standard deck, the tracking benchmark's seed 303: seat 1 takes back the five of
+    """The standard deck, the tracking benchmark's seed 303: a seat takes back the five of
     clubs. The hand came over it first: a frame with 28 % of the card still showing as it lay
     was not judged (a third must show), and the take-back was stamped there, two frames before
-    the card left. A sixth of a card still showing as it lay tells that it lay there still."""
+    the card left. A sixth of a card still showing as it lay tells that it lay there still (and
+    the seat is the one whose hand came over it)."""
     obs, truth = _benchmark_game("standard", 303, 5.5)
     taken = [e for e in truth if e.kind == "take_back" and e.code == "5C"]
     told = [o for o in obs if o.kind == "take_back" and o.code == "5C"]
     assert len(taken) == 1 and len(told) == 1, (taken, told)
     assert abs(told[0].t - taken[0].t) <= 1 / 30 + 1e-3, (told[0].t, taken[0].t)
+    assert told[0].seat == taken[0].seat
 
 
 def test_a_card_that_paused_on_its_way_to_rest_is_not_told_as_two_copies():
