@@ -54,8 +54,9 @@ class VisionLoop:
             if reads_corner_index(self.deck):
                 from vision.decks.index_reader import FONT_PACKAGES, missing_fonts
 
-                if missing_fonts():
-                    print(f"referee: vision: the fonts {', '.join(missing_fonts())} are missing, so an "
+                missing = missing_fonts()
+                if missing:
+                    print(f"referee: vision: the fonts {', '.join(missing)} are missing, so an "
                           f"ordinary deck's corner index is read less well; install them with "
                           f"'sudo apt-get install {FONT_PACKAGES}'", flush=True)
 

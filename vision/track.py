@@ -2536,15 +2536,17 @@ class Tracker:
             m = np.zeros(sub.shape[:2], np.uint8)
             cv2.fillConvexPoly(m, np.round(outline - corner).astype(np.int32), 1)
             return m.astype(bool)
+        place = inside(q)
+        own_share = ONE_PLACE * int(place.sum())
         known = np.zeros(sub.shape[:2], np.uint8)
         beside = np.zeros(sub.shape[:2], np.uint8)
         for o in self.model:
             at = np.round(np.asarray(o.quad, np.float32) - corner).astype(np.int32)
             cv2.fillConvexPoly(known, at, 1)
-            if not (own_place and self._overlap(q.astype(np.float64), o.quad) > ONE_PLACE):
-                cv2.fillConvexPoly(beside, at, 1)
+            if own_place and int((inside(o.quad) & place).sum()) > own_share:
+                continue  # the outline's own card: judged with its place
+            cv2.fillConvexPoly(beside, at, 1)
         clear = ~cv2.dilate(known, self._k5).astype(bool)
-        place = inside(q)
         ring = inside(grown) & ~inside(mid + CLOTH_RING[0] * (q - mid))
         asked, around = place & ~cv2.dilate(beside, self._k5).astype(bool), ring & clear
         if not (asked.any() and around.any()) or asked.sum() < CLOTH_ASKED * place.sum() \
