@@ -1370,6 +1370,33 @@ def test_a_twin_the_pair_read_chose_on_a_blob_outline_is_read_again_on_the_sharp
     assert ident._twin_resettled(image, deck, *unpaired)[0] is wrong[0] and len(reads) == 1
 
 
+@pytest.mark.parametrize("again_error, paired, stands", [
+    (0.004, 0.2, "first"),  # the sharpened outline fits the card worse: not the truer outline
+    (0.003, 0.2, "first"),  # ... or no better
+    (0.002, 0.2, "again"),  # better: the truer outline, and there the card is unsure
+    (0.004, 0.0, "again"),  # the corner index alone made the first read sure: it may be wrong
+])
+def test_a_sure_twin_read_stands_where_its_sharpened_outline_reads_nothing_and_fits_no_better(
+        monkeypatch, again_error: float, paired: float, stands: str) -> None:
+    """A blob read that the pair read made sure is read again on its outline sharpened on the
+    image's edges. Where that read names no card, it stands only where the templates fit the
+    card better on the sharpened outline: on the identify benchmark's piles, a clear three of
+    diamonds and a two of clubs, read at 1.0, sharpened onto the edges of the cards below,
+    fitted worse there and read as nothing, and both were lost."""
+    import vision.identify as ident
+    from vision.types import Detection
+
+    deck = get_deck("standard")
+    q = card_quad(100, 100, 17, L)
+    first = (Detection("2C", tuple(map(tuple, q)), 1.0),
+             ident._Match("2C", None, 0, 1.0 if paired else 0.2, 0.0, 0.003, rival=("2S", None), paired=paired))
+    sharpened = (Detection(UNKNOWN, tuple(map(tuple, q + np.float32([1.0, 0.0]))), 0.0),
+                 ident._Match("2C", None, 0, 0.0, 0.0, again_error, rival=("2S", None)))
+    monkeypatch.setattr(ident, "_read_region", lambda *a, **k: sharpened)
+    det, _ = ident._twin_resettled(np.zeros((200, 200, 3), np.uint8), deck, *first)
+    assert det is (first if stands == "first" else sharpened)[0]
+
+
 def test_a_blob_read_made_sure_by_the_corner_index_alone_is_read_again_on_the_sharpened_outline(
         monkeypatch) -> None:
     """A blob hypothesis that the templates read unsurely (below MIN_CONFIDENCE), made sure by

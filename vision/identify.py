@@ -1802,19 +1802,23 @@ def _index_blurred(deck: Deck, q: np.ndarray) -> bool:
 
 
 def _twin_resettled(image: np.ndarray, deck: Deck, det: Detection, m: _Match) -> tuple[Detection, _Match]:
-    """A blob hypothesis's read of a standard card that the pair read told from its twin, read
-    again on its outline sharpened on the image's edges; where that read names another card, or
-    none, it stands. The pair read compares two faces that differ in a few pixels, so it follows
-    an outline a few pixels off: a hypothesis's rectangle across a dealt row, searched onto the
-    print, read a 3 of spades as the 3 of clubs surely (sharpened: the 3 of spades) and a queen
-    of clubs outlined at four fifths of its size as the queen of spades (sharpened: unsure).
-    So is one that the corner index read surely where the templates were unsure (index_alone):
-    the index's small spade and club rest on a shape model that can be sure and wrong, and on
-    a blob's rectangle 6 px short of an eight of clubs 63 px wide it read the eight of spades
-    fully surely, the templates unsure of that card, the pair read favouring it too (sharpened:
-    the eight of clubs, surely). Only a black card, or one so small that its index's suit is a
-    few blurred pixels (SMALL_INDEX_PX): on a real deck the templates are often unsure and the
-    index the reader that knows the card (a photo's ten of hearts, read at 0.6 by its index
+    """A blob hypothesis's read of a standard card that the pair read told from its twin, read again
+    on its outline sharpened on the image's edges; where that read names another card, it stands,
+    and so does one that names none, unless the pair read made the first read sure and the templates
+    fit the card no better on the sharpened outline: sharpened on a pile, on the edges of the cards
+    below, an outline may move further off the card (a clear three of diamonds read at 1.0 on a
+    blob's outline, sharpened, fitted four times worse and read as no card; a two of clubs outlined
+    1.2 px off, sharpened 2.5 px off, likewise). The pair read compares two faces that differ in a
+    few pixels, so it follows an outline a few pixels off: a hypothesis's rectangle across a dealt
+    row, searched onto the print, read a 3 of spades as the 3 of clubs surely (sharpened: the 3 of
+    spades) and a queen of clubs outlined at four fifths of its size as the queen of spades
+    (sharpened: unsure). So is one that the corner index read surely where the templates were unsure
+    (index_alone): the index's small spade and club rest on a shape model that can be sure and
+    wrong, and on a blob's rectangle 6 px short of an eight of clubs 63 px wide it read the eight of
+    spades fully surely, the templates unsure of that card, the pair read favouring it too
+    (sharpened: the eight of clubs, surely). Only a black card, or one so small that its index's
+    suit is a few blurred pixels (SMALL_INDEX_PX): on a real deck the templates are often unsure and
+    the index the reader that knows the card (a photo's ten of hearts, read at 0.6 by its index
     alone, was read as nothing on the sharpened outline)."""
     paired_twin = m.rival is not None and _twins(det.code, m.rival[0]) and m.paired > 0.0
     index_alone = det.back is None and det.confidence >= MIN_CONFIDENCE > m.confidence \
@@ -1822,7 +1826,11 @@ def _twin_resettled(image: np.ndarray, deck: Deck, det: Detection, m: _Match) ->
     if det.code == UNKNOWN or not (paired_twin or index_alone):
         return det, m
     again = _read_region(image, np.array(det.corners, np.float32), deck, refine=True, search=False, strict=True)
-    return (det, m) if again[0].code == det.code else again
+    if again[0].code == det.code:
+        return det, m
+    if again[0].code == UNKNOWN and paired_twin and det.confidence >= 0.9 and again[1].error >= m.error:
+        return det, m
+    return again
 
 
 def settle(a: Detection, b: Detection) -> Detection:
