@@ -1375,6 +1375,7 @@ def test_a_twin_the_pair_read_chose_on_a_blob_outline_is_read_again_on_the_sharp
     (0.003, 0.2, "first"),  # ... or no better
     (0.002, 0.2, "again"),  # better: the truer outline, and there the card is unsure
     (0.004, 0.0, "again"),  # the corner index alone made the first read sure: it may be wrong
+    (0.004, 0.2, "back"),  # a card back, face down: it names another card, and stands
 ])
 def test_a_sure_twin_read_stands_where_its_sharpened_outline_reads_nothing_and_fits_no_better(
         monkeypatch, again_error: float, paired: float, stands: str) -> None:
@@ -1390,7 +1391,9 @@ def test_a_sure_twin_read_stands_where_its_sharpened_outline_reads_nothing_and_f
     q = card_quad(100, 100, 17, L)
     first = (Detection("2C", tuple(map(tuple, q)), 1.0),
              ident._Match("2C", None, 0, 1.0 if paired else 0.2, 0.0, 0.003, rival=("2S", None), paired=paired))
-    sharpened = (Detection(UNKNOWN, tuple(map(tuple, q + np.float32([1.0, 0.0]))), 0.0),
+    as_back = stands == "back"
+    sharpened = (Detection(UNKNOWN, tuple(map(tuple, q + np.float32([1.0, 0.0]))), 0.9 if as_back else 0.0,
+                           face_up=not as_back, back="red" if as_back else None),
                  ident._Match("2C", None, 0, 0.0, 0.0, again_error, rival=("2S", None)))
     monkeypatch.setattr(ident, "_read_region", lambda *a, **k: sharpened)
     det, _ = ident._twin_resettled(np.zeros((200, 200, 3), np.uint8), deck, *first)

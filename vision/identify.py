@@ -1828,7 +1828,8 @@ def _twin_resettled(image: np.ndarray, deck: Deck, det: Detection, m: _Match) ->
     again = _read_region(image, np.array(det.corners, np.float32), deck, refine=True, search=False, strict=True)
     if again[0].code == det.code:
         return det, m
-    if again[0].code == UNKNOWN and paired_twin and det.confidence >= 0.9 and again[1].error >= m.error:
+    if (again[0].code, again[0].back) == (UNKNOWN, None) and paired_twin and det.confidence >= 0.9 \
+            and again[1].error >= m.error:
         return det, m
     return again
 
