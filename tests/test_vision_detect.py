@@ -857,7 +857,7 @@ def test_a_card_cut_across_by_an_arm_is_searched_at_a_cards_size_not_its_parts()
     (pile_tops). That search took the quad's own size for the card's where smaller than the
     cards about it tell (a part 0.8 of a card long), and no rectangle it laid could lie on the
     card. Now a quad clearly smaller than the local card (OWN_SIZE) is searched at the local
-    card's size: of 20 cards cut so, 4 left single quads, and all 4 then have a hypothesis on
+    card's size too: of 20 cards cut so, 4 left single quads, and all 4 then have a hypothesis on
     the card's outline (none before)."""
     from vision.decks.compose import Composer, card_quad
     from vision.detect import pile_tops

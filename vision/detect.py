@@ -50,8 +50,9 @@ class Candidate:
     single: bool
     blob: int  # index of the blob it came from (hypotheses of one blob compete)
     whole: bool = False  # a rectangle fitted whole where the side-by-side fit left it (_blob_cards)
-    pile: tuple[np.ndarray, float, float] | None = None  # a single card's blob (contour, working
-    # pixels), a card's long side there (image pixels) and the working scale: see pile_tops
+    pile: tuple[np.ndarray, tuple[float, ...], float] | None = None  # a single card's blob (contour,
+    # working pixels), the long sides (image pixels) a card there is searched at, and the working
+    # scale: see pile_tops
 
 
 def order_clockwise(pts: np.ndarray) -> np.ndarray:
@@ -791,11 +792,12 @@ def find_candidates(image: np.ndarray, card_px: float | None = None,
         for i, c in enumerate(out[:n_single]):
             local = size_at.at(cs_all[i]) if n_single > 1 else ref_long
             if sizes[i][1] >= PART_OF_CARD * local:
-                # (its blob is searched for a card of its own size only where that is about the
-                # local card's: a quad clearly smaller is part of a card, cut across by an arm
+                # (its blob is searched for a card of its own size where smaller than the local
+                # card's (the local size may be a few per cent off), and where clearly smaller
+                # also of the local card's: the quad may be part of a card, cut across by an arm
                 # darker than the cloth, and a rectangle of its size lies on no card)
-                long_here = sizes[i][1] if OWN_SIZE * local <= sizes[i][1] < local else local
-                out[i] = replace(c, pile=(contours[c.blob], long_here / f, f))
+                longs = (min(local, sizes[i][1]),) + ((local,) if sizes[i][1] < OWN_SIZE * local else ())
+                out[i] = replace(c, pile=(contours[c.blob], tuple(v / f for v in longs), f))
                 continue
             out[i] = Candidate(c.corners, False, c.blob)  # its own outline is no card's: a hypothesis
             em = EdgeMap.around(image, c.corners, 1.2)
@@ -1143,7 +1145,7 @@ MAX_CENTRES = 3000  # a blob's grid of centres is thinned to this many (a pile i
 # joined to fifteen cards' area of cloth, thinned to 600, left a grid a sixth of a card apart, and
 # no rectangle near its top card's scored among the seeds; 3000 cost 2 % of identify()'s time)
 TURN_APART = math.radians(10)  # seeds turned less than this from each other are one
-OWN_SIZE = 0.95  # a single quad's own long side, this near the local card's or larger, is its card's size
+OWN_SIZE = 0.95  # a single quad's long side below this share of the local card's may be part of a card
 PART_OF_CARD = 0.8  # a clean quad whose long side is shorter than this share of a card's is part of one
 RIGID_APART = 0.06  # a side-by-side fit whose corners left the whole-rectangle fit by this share of a card's width
 FIELD_SAME = 0.2  # a fitted quad this near a printed field's rectangle at every corner (share of a card's half width) is it
@@ -1466,8 +1468,9 @@ def pile_tops(image: np.ndarray, single: Candidate) -> list[Candidate]:
     as one (identify asks where the read is unsure)."""
     if single.pile is None:
         return []
-    cnt, long_px, f = single.pile
-    return [Candidate(q, False, single.blob, whole) for q, whole in _blob_cards(image, cnt, long_px, f, laid_too=True)]
+    cnt, longs, f = single.pile
+    return [Candidate(q, False, single.blob, whole) for long_px in longs
+            for q, whole in _blob_cards(image, cnt, long_px, f, laid_too=True)]
 
 
 def find_cards(image: np.ndarray, card_px: float | None = None) -> list[np.ndarray]:
