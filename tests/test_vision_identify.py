@@ -1614,6 +1614,25 @@ def test_a_card_seen_well_whose_index_names_another_rank_surely_is_unknown(monke
         assert d.code == read, (code, index_read, d)
 
 
+def test_a_sure_index_read_stands_against_templates_that_explain_the_card_less_well(monkeypatch) -> None:
+    """Where the templates explain less of the card than SEES_WELL, a fully sure index read of
+    another rank is the card: a real deck's five of clubs, fitted best by our ace of clubs at a
+    structure of 0.6 to 0.7 (its pips are not drawn as ours), was read by its index; where the
+    templates see the card well, the two readers leave it unknown (the test above)."""
+    import vision.identify as ident
+
+    deck, q, image = _one_card("standard", "AC")
+    best_read = ident._best_read
+
+    def explaining_less(*args, **kwargs):
+        q_read, m = best_read(*args, **kwargs)
+        return q_read, replace(m, structure=0.65)
+
+    monkeypatch.setattr(ident, "_best_read", explaining_less)
+    _index_reads(monkeypatch, "5C", 1.0)
+    assert identify_region(image, q, deck).code == "5C"
+
+
 def test_a_card_whose_twin_is_undecided_and_whose_index_names_another_rank_is_unknown(monkeypatch) -> None:
     """Templates torn between a king of spades and the king of clubs alone (the pair read cannot
     settle them: fingers over the card) are still sure it is a king: an index read of the ace of

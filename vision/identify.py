@@ -1350,6 +1350,10 @@ PAIR_STRUCTURE = 0.6  # where the best template explains less of the picture tha
 # by 0.17 and 0.13. At 0.6, the benchmark's standard seeds 3 and 5 read 6 more cards right, none
 # wrong)
 PAIR_SPAN_VAGUE = 0.1
+SEES_WELL = 0.7  # templates explaining this much of a card's picture, sure of its rank, leave an index
+# read of another rank unsure (below, the index decides: a real deck's five of clubs at 0.6 to 0.7,
+# fitted best by our ace of clubs, which the pair read's whole print made sure of its suit; this was
+# PAIR_STRUCTURE, and at 0.6 the real five was left unknown)
 SMALL_INDEX_PX = 80  # a card narrower than this (image px) shows its index's suit in a few blurred pixels
 PAIR_CONTRADICTS = 0.1  # a pair margin this large for one twin leaves an index read of the other nothing
 PAIR_EXPLAINS = 0.5  # the better face must explain more of its marks than this (0.8: fully trusted)
@@ -1722,7 +1726,7 @@ def _read_lit(image: np.ndarray, corners: np.ndarray, deck: Deck, refine: bool =
                     r_conf *= max(0.0, 1.0 - m.paired / PAIR_CONTRADICTS)
                 if r_conf >= INDEX_SURE or (r_conf >= MIN_CONFIDENCE and r_conf > conf and sees_card):
                     if not _twins(r.code, code) and _rank_sure(m, conf) >= MIN_CONFIDENCE \
-                            and m.structure >= PAIR_STRUCTURE:
+                            and m.structure >= SEES_WELL:
                         # the templates see the card well and name another rank, at least half
                         # surely: two readers sure of different cards leave it unknown (a covered
                         # queen of hearts 45 px wide, the templates' 0.81, its index read as the
