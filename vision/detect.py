@@ -50,9 +50,9 @@ class Candidate:
     single: bool
     blob: int  # index of the blob it came from (hypotheses of one blob compete)
     whole: bool = False  # a rectangle fitted whole where the side-by-side fit left it (_blob_cards)
-    pile: tuple[np.ndarray, tuple[float, ...], float] | None = None  # a single card's blob (contour,
-    # working pixels), the long sides (image pixels) a card there is searched at, and the working
-    # scale: see pile_tops
+    # a single card's blob (contour, working pixels), the long sides (image pixels) a card there is
+    # searched at, and the working scale: see pile_tops
+    pile: tuple[np.ndarray, tuple[float, ...], float] | None = None
 
 
 def order_clockwise(pts: np.ndarray) -> np.ndarray:
@@ -1289,10 +1289,10 @@ def _blob_cards(image: np.ndarray, cnt: np.ndarray, long_px: float,
     a top card whose pale half melts into the cloth, its centre at the blob's edge). Returns
     full-image quads, those with more of their outline showing first, duplicates (same place and
     turn; for a laid rectangle, near at every corner) dropped, each with whether it is a rectangle
-    fitted whole, or laid along the corner of straight edges (unfitted), kept beside its side fit. laid_too: also the rectangles laid along
-    the blob's right-angled corners as laid (whole): on a pile of two cards lying almost on each
-    other, the top card's two sides over the card below show no edge, and the fit moves such a
-    rectangle onto the outline of both."""
+    fitted whole, or laid along the corner of straight edges (unfitted), kept beside its side fit.
+    laid_too: also the rectangles laid along the blob's right-angled corners as laid (whole): on
+    a pile of two cards lying almost on each other, the top card's two sides over the card below
+    show no edge, and the fit moves such a rectangle onto the outline of both."""
     x, y, bw, bh = cv2.boundingRect(cnt)
     pad = int(0.25 * long_px * f) + 3
     box = (int((x - pad) / f), int((y - pad) / f), int((x + bw + pad) / f), int((y + bh + pad) / f))
