@@ -1347,13 +1347,15 @@ PAIR_STRUCTURE = 0.6  # where the best template explains less of the picture tha
 # clear card blurred by 1.75 px under a harsh light, its templates sharper than the camera, fits
 # them less well: a seven of clubs at 0.63, a two of clubs at 0.62, on their true outlines read
 # unsurely by the windows, which the whole print and the windows together told from their twins
-# by 0.17 and 0.13. At 0.6, the benchmark's standard seeds 3 and 5 read 6 more cards right, none
-# wrong)
+# by 0.17 and 0.13. Up to SEES_WELL such a read is sure only as a vague one is (PAIR_FLOOR and
+# PAIR_SPAN_VAGUE): with the floor and span of a card seen well, a jittered outline of a four of
+# hearts a tenth under a hand, structure 0.68, was read as the four of diamonds at 0.93)
 PAIR_SPAN_VAGUE = 0.1
-SEES_WELL = 0.7  # templates explaining this much of a card's picture, sure of its rank, leave an index
-# read of another rank unsure (below, the index decides: a real deck's five of clubs at 0.6 to 0.7,
-# fitted best by our ace of clubs, which the pair read's whole print made sure of its suit; this was
-# PAIR_STRUCTURE, and at 0.6 the real five was left unknown)
+SEES_WELL = 0.7  # templates explaining this much of a card's picture see it well: sure of its rank,
+# they leave an index read of another rank unsure (below, the index decides: a real deck's five of
+# clubs at 0.6 to 0.7, fitted best by our ace of clubs, which the pair read's whole print made sure
+# of its suit; this was PAIR_STRUCTURE, and at 0.6 the real five was left unknown); and a pair read
+# of the card is sure soonest (PAIR_FLOOR_DRAWN, PAIR_SPAN)
 SMALL_INDEX_PX = 80  # a card narrower than this (image px) shows its index's suit in a few blurred pixels
 PAIR_CONTRADICTS = 0.1  # a pair margin this large for one twin leaves an index read of the other nothing
 PAIR_EXPLAINS = 0.5  # the better face must explain more of its marks than this (0.8: fully trusted)
@@ -1453,7 +1455,7 @@ def _pair_read(image: np.ndarray, q: np.ndarray, deck: Deck, m: _Match, other: s
                                  hidden=(m.hidden, q) if _occluded(m) else None)
     if not aligned:
         span = PAIR_SPAN_PHOTOS
-    elif m.structure < PAIR_STRUCTURE:  # (read by the windows alone)
+    elif m.structure < SEES_WELL:  # (read by the windows alone, or with the whole print less surely)
         span = PAIR_SPAN_VAGUE
     elif covered_twin:
         span = PAIR_SPAN_COVERED
@@ -1477,7 +1479,7 @@ def _occluded(m: _Match) -> bool:
 def _pair_floor(deck: Deck, m: _Match) -> float:
     """The pair margin below which the pair read of m's card says nothing: lower where two
     readers that must agree read it (our drawings of a card in full view, printed as drawn)."""
-    return PAIR_FLOOR_DRAWN if _drawn_clear(deck, m) and m.structure >= PAIR_STRUCTURE else PAIR_FLOOR
+    return PAIR_FLOOR_DRAWN if _drawn_clear(deck, m) and m.structure >= SEES_WELL else PAIR_FLOOR
 
 
 def _drawn_clear(deck: Deck, m: _Match) -> bool:
