@@ -767,24 +767,30 @@ def test_a_printed_fields_rectangle_a_little_off_does_not_hide_the_fit_on_the_ou
     assert near >= 5, f"{near} of {n} top cards have a hypothesis on their outline"
 
 
+def _pile_tops_outlined(long_px: float, spread: float, blur: float) -> int:
+    """Of 24 blurred piles of standard cards (each on a cloth of its own colour, dropped within
+    spread px), how many top cards have a candidate quad on their outline."""
+    from vision.decks.compose import Composer
+
+    deck = get_deck("standard")
+    rng = np.random.default_rng(7)
+    near = 0
+    for seed in range(24):
+        cloth = tuple(int(v) for v in np.random.default_rng(seed + 100).integers(30, 130, 3))
+        comp = Composer(360, 300, cloth=cloth, rng=np.random.default_rng(seed))
+        top = _pile(comp, deck, rng, (180, 150), spread, long_px)
+        img = comp.finish(blur=blur, noise=3.0, gradient=0.05).image
+        gap = min(corner_gap(top, c.corners) for c in find_candidates(img, card_px=long_px))
+        near += gap <= 0.1 * long_px * 0.714
+    return near
+
+
 def test_a_rectangle_laid_along_a_pile_tops_corner_is_a_hypothesis_as_laid() -> None:
     """A rectangle laid along the corner a top card's straight edges make places the card to a
     pixel or two; sharpened on the edges, it may move onto the card below, whose outline shows
     along more of it. Kept as laid too, it outlines the top card of 21 of 24 blurred piles
     (19 without)."""
-    from vision.decks.compose import Composer
-
-    deck = get_deck("standard")
-    rng = np.random.default_rng(7)
-    long_px = 80.0
-    near = 0
-    for seed in range(24):
-        cloth = tuple(int(v) for v in np.random.default_rng(seed + 100).integers(30, 130, 3))
-        comp = Composer(360, 300, cloth=cloth, rng=np.random.default_rng(seed))
-        top = _pile(comp, deck, rng, (180, 150), 22, long_px)
-        img = comp.finish(blur=1.6, noise=3.0, gradient=0.05).image
-        gap = min(corner_gap(top, c.corners) for c in find_candidates(img, card_px=long_px))
-        near += gap <= 0.1 * long_px * 0.714
+    near = _pile_tops_outlined(long_px=80.0, spread=22, blur=1.6)
     assert near >= 21, f"the top card has a hypothesis on its outline in {near} of 24 piles"
 
 
@@ -794,19 +800,7 @@ def test_a_laid_rectangle_is_kept_beside_a_fit_at_its_place_that_is_not_on_its_c
     a kept quad lies near it at every corner. On 24 piles more blurred than the test above's and
     dropped closer together, the top card has a hypothesis on its outline in 19 (15 where the
     laid rectangle was dropped beside any fit at its place and turn)."""
-    from vision.decks.compose import Composer
-
-    deck = get_deck("standard")
-    rng = np.random.default_rng(7)
-    long_px = 70.0
-    near = 0
-    for seed in range(24):
-        cloth = tuple(int(v) for v in np.random.default_rng(seed + 100).integers(30, 130, 3))
-        comp = Composer(360, 300, cloth=cloth, rng=np.random.default_rng(seed))
-        top = _pile(comp, deck, rng, (180, 150), 12, long_px)
-        img = comp.finish(blur=2.2, noise=3.0, gradient=0.05).image
-        gap = min(corner_gap(top, c.corners) for c in find_candidates(img, card_px=long_px))
-        near += gap <= 0.1 * long_px * 0.714
+    near = _pile_tops_outlined(long_px=70.0, spread=12, blur=2.2)
     assert near >= 18, f"the top card has a hypothesis on its outline in {near} of 24 piles"
 
 
