@@ -2109,7 +2109,7 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
                    for kq, card in zip(sure, sure_as, strict=True))
 
     work = list(cands)
-    for c in work:  # (a single read unsurely adds its pile tops to the end of the work)
+    for c in work:  # (a single not read surely adds its pile tops to the end of the work)
         if known_quads and _mostly_known(c.corners, known_quads):
             continue
         if area is not None and not _inside(tuple(c.corners.mean(axis=0)), area):
@@ -2119,8 +2119,11 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
             out.append(det)
             if det.confidence >= 0.9:
                 singles.append(np.array(det.corners, np.float32))
-            elif not _no_card(m):  # two cards lying almost on each other, read unsurely as one:
-                # their top card is searched for as in a blob of cards
+            else:  # two cards lying almost on each other, read unsurely as one: their top card
+                # is searched for as in a blob of cards; so is a quad that reads as no card: the
+                # part of a card that shows beside an arm lying across it, a card long but not a
+                # card wide (a three of diamonds so cut, structure -1.0, read 1.0 laid along the
+                # corners of its part)
                 work += pile_tops(image, c)
             continue
         if any(_inside(tuple(c.corners.mean(axis=0)), kq) and not _same_card(c.corners, kq)
