@@ -1747,3 +1747,36 @@ def test_the_part_of_a_card_an_arm_leaves_is_searched_for_the_card_even_where_it
         "the card's part no longer reads as no card: the test no longer tests"
     read = [d for d in identify(img, deck) if np.linalg.norm(np.mean(d.corners, axis=0) - q.mean(axis=0)) < 0.3 * short]
     assert any(d.code == "3D" and d.confidence >= 0.9 for d in read), [(d.code, d.confidence) for d in read]
+
+
+def test_a_blob_hypothesis_a_tenth_off_a_card_under_an_arm_is_searched() -> None:
+    """A blob's hypothesis a tenth of a card off a card under an arm fits every template worse
+    than a plain field would (its print a tenth off, the arm's edge across it): such a read was
+    not searched for the card's exact pose (_promising), as a shadow's outline is not. On a
+    rendered table (the identify benchmark's standard seed 3, its seventh table) a nine of
+    clubs under a bright arm on a dark cloth was left unread: its hypotheses 0.09 and 0.10 off,
+    structure -1.9 and -1.6, read 0.57 and 1.0 once searched. A hypothesis is now searched
+    down to HYPOTHESIS_STRUCTURE."""
+    from vision.calibrate import play_area
+    from vision.decks.compose import table_scene
+    from vision.detect import corner_gap, find_candidates
+    from vision.identify import PROMISING_STRUCTURE, _read_region
+
+    deck = get_deck("standard")
+    rng = np.random.default_rng(3)
+    for _ in range(7):
+        table_scene(deck, rng)
+    res = table_scene(deck, rng)
+    card = next(c for c in res.cards if c.code == "9C" and c.top)
+    q = np.array(card.corners_px, np.float32)
+    x0, y0 = np.maximum(q.mean(axis=0).astype(int) - 350, 0)
+    img = np.ascontiguousarray(res.image[y0:y0 + 700, x0:x0 + 700])
+    q -= np.array([x0, y0], np.float32)
+    short = float(np.linalg.norm(q[0] - q[1]))
+    near = [c for c in find_candidates(img, markers=play_area(img)[1])
+            if not c.single and corner_gap(q, c.corners) < 0.12 * short]
+    quick = [_read_region(img, c.corners, deck, refine=False, search=False, strict=True)[1] for c in near]
+    assert quick and all(m.structure <= PROMISING_STRUCTURE for m in quick), \
+        "a hypothesis near the card fits a template: the test no longer tests"
+    read = [d for d in identify(img, deck) if np.linalg.norm(np.mean(d.corners, axis=0) - q.mean(axis=0)) < 0.3 * short]
+    assert any(d.code == "9C" and d.confidence >= 0.9 for d in read), [(d.code, d.confidence) for d in read]

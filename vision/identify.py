@@ -1157,10 +1157,18 @@ def _best_shift(f: np.ndarray, model: np.ndarray, use: np.ndarray, clipped: np.n
     return dx, dy
 
 
-def _promising(m: _Match) -> bool:
+PROMISING_STRUCTURE = -0.5  # a read whose best template leaves more variation than this is no card's
+HYPOTHESIS_STRUCTURE = -2.0  # ... but a blob's hypothesis may be that far off a card and lie on one
+
+
+def _promising(m: _Match, hypothesis: bool = False) -> bool:
     """Is this unsure read near enough a card to be worth the slow search of its exact pose?
-    (An outline of a shadow, a hand or cloth fits no template: searching it costs time.)"""
-    return m.error < 0.045 and m.covered < 0.7 and m.structure > -0.5
+    (An outline of a shadow, a hand or cloth fits no template: searching it costs time.) A
+    hypothesis of a blob of cards (unsharpened) may lie a tenth of a card off one under an arm,
+    its print a tenth off every template's and the arm's edge across it: a nine of clubs so
+    outlined, structure -1.6, read 1.0 once its pose was searched."""
+    floor = HYPOTHESIS_STRUCTURE if hypothesis else PROMISING_STRUCTURE
+    return m.error < 0.045 and m.covered < 0.7 and m.structure > floor
 
 
 OUTLINED = 0.9  # share of each side along which a sharpened quad in perspective follows an outline
@@ -1231,7 +1239,7 @@ def _best_read(image: np.ndarray, q: np.ndarray, t: _Templates, refine: bool,
         g = _scaled(best[0], FIELD_SCALE)
         reads.append((g, _match(rectify(image, g), t, strict)))
         best = _either(best, reads[-1])
-    if best[1].confidence < 0.9 and search and not outlined and _promising(best[1]) \
+    if best[1].confidence < 0.9 and search and not outlined and _promising(best[1], hypothesis=not refine) \
             and not (settled and settled(*best)):
         g = _pose_search(image, best[0], t)
         reads.append((g, _read_pic(image, g, t, strict)))
@@ -2139,7 +2147,7 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
     for _, corners, det, m, whole in hyps:
         if settled(det):
             continue
-        if det.confidence < 0.9 and _promising(m):
+        if det.confidence < 0.9 and _promising(m, hypothesis=True):
             det, m = _twin_resettled(image, deck, *_read_region(image, corners, deck, refine=False, search=True, strict=True))
             if (whole and corner_gap(np.array(det.corners, np.float32), corners) > WHOLE_MOVE * _card_like(corners)[1]
                     and (det.confidence < 0.9 or _rank(image, np.array(det.corners, np.float32), det, m) < BEST_RANK)
