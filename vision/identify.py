@@ -2148,7 +2148,11 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
         if settled(det):
             continue
         if det.confidence < 0.9 and _promising(m, hypothesis=True):
+            quick = (det, m)
             det, m = _twin_resettled(image, deck, *_read_region(image, corners, deck, refine=False, search=True, strict=True))
+            if not _promising(quick[1]) and det.confidence < 0.9:
+                det, m = quick  # (searched only for a sure read: a queen of hearts beside an arm,
+                # its hypothesis searched so, read as the ace of diamonds at 0.74)
             if (whole and corner_gap(np.array(det.corners, np.float32), corners) > WHOLE_MOVE * _card_like(corners)[1]
                     and (det.confidence < 0.9 or _rank(image, np.array(det.corners, np.float32), det, m) < BEST_RANK)
                     and not _index_confirms(image, deck, det)):
