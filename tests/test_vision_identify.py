@@ -1718,6 +1718,25 @@ def test_a_clear_card_its_blurred_templates_fit_less_well_is_told_from_its_twin_
     assert low >= 3, f"only {low} clear cards fit their templates so little: the test no longer tests"
 
 
+def _benchmark_table_around(seed: int, table: int, code: str) -> tuple[np.ndarray, np.ndarray, float]:
+    """The identify benchmark's rendered table (standard deck, bench/vision_identify.py --seed
+    seed: its first table warms up, so table k is the (k + 2)th rendered) cropped to 700 x 700 px
+    around its top card of this code: the crop, the card's corners in it and its short side."""
+    from vision.decks.compose import table_scene
+
+    deck = get_deck("standard")
+    rng = np.random.default_rng(seed)
+    for _ in range(table + 1):
+        table_scene(deck, rng)
+    res = table_scene(deck, rng)
+    card = next(c for c in res.cards if c.code == code and c.top)
+    q = np.array(card.corners_px, np.float32)
+    x0, y0 = np.maximum(q.mean(axis=0).astype(int) - 350, 0)
+    img = np.ascontiguousarray(res.image[y0:y0 + 700, x0:x0 + 700])
+    q -= np.array([x0, y0], np.float32)
+    return img, q, float(np.linalg.norm(q[0] - q[1]))
+
+
 def test_the_part_of_a_card_an_arm_leaves_is_searched_for_the_card_even_where_it_reads_as_none() -> None:
     """An arm of about the cloth's colour lying along a card leaves a clean quad of the card's
     length and part of its width: a single card, read as no card at all (stretched to a card's
@@ -1726,21 +1745,11 @@ def test_the_part_of_a_card_an_arm_leaves_is_searched_for_the_card_even_where_it
     twelfth table) a three of diamonds a quarter under a dark arm on a red cloth was left
     unknown, and reads surely from a rectangle laid along the corners of its part."""
     from vision.calibrate import play_area
-    from vision.decks.compose import table_scene
     from vision.detect import corner_gap, find_candidates
     from vision.identify import _no_card, _read_region
 
     deck = get_deck("standard")
-    rng = np.random.default_rng(5)
-    for _ in range(12):
-        table_scene(deck, rng)
-    res = table_scene(deck, rng)
-    card = next(c for c in res.cards if c.code == "3D" and c.top)
-    q = np.array(card.corners_px, np.float32)
-    x0, y0 = np.maximum(q.mean(axis=0).astype(int) - 350, 0)
-    img = np.ascontiguousarray(res.image[y0:y0 + 700, x0:x0 + 700])
-    q -= np.array([x0, y0], np.float32)
-    short = float(np.linalg.norm(q[0] - q[1]))
+    img, q, short = _benchmark_table_around(5, 11, "3D")
     part = min((c for c in find_candidates(img, markers=play_area(img)[1]) if c.single),
                key=lambda c: float(np.linalg.norm(c.corners.mean(axis=0) - q.mean(axis=0))))
     assert corner_gap(q, part.corners) > 0.3 * short and _no_card(_read_region(img, part.corners, deck)[1]), \
@@ -1758,21 +1767,11 @@ def test_a_blob_hypothesis_a_tenth_off_a_card_under_an_arm_is_searched() -> None
     structure -1.9 and -1.6, read 0.57 and 1.0 once searched. A hypothesis is now searched
     down to HYPOTHESIS_STRUCTURE."""
     from vision.calibrate import play_area
-    from vision.decks.compose import table_scene
     from vision.detect import corner_gap, find_candidates
     from vision.identify import PROMISING_STRUCTURE, _read_region
 
     deck = get_deck("standard")
-    rng = np.random.default_rng(3)
-    for _ in range(7):
-        table_scene(deck, rng)
-    res = table_scene(deck, rng)
-    card = next(c for c in res.cards if c.code == "9C" and c.top)
-    q = np.array(card.corners_px, np.float32)
-    x0, y0 = np.maximum(q.mean(axis=0).astype(int) - 350, 0)
-    img = np.ascontiguousarray(res.image[y0:y0 + 700, x0:x0 + 700])
-    q -= np.array([x0, y0], np.float32)
-    short = float(np.linalg.norm(q[0] - q[1]))
+    img, q, short = _benchmark_table_around(3, 6, "9C")
     near = [c for c in find_candidates(img, markers=play_area(img)[1])
             if not c.single and corner_gap(q, c.corners) < 0.12 * short]
     quick = [_read_region(img, c.corners, deck, refine=False, search=False, strict=True)[1] for c in near]
