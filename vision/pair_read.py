@@ -377,7 +377,6 @@ class _WholePrint:
         self.x = xs / w - 0.5
         self.y = ys / h - 0.5
         self.seen = crop[self.inside].astype(np.float64)
-        self.spread = float(((self.seen - self.seen.mean()) ** 2).sum()) if self.n else 0.0
         fine = round(1 / float(np.diff(WHOLE_MOVES).min()))
         self.fine = fine
         self.first = [fine // 2 - round(m * fine) for m in WHOLE_MOVES]  # each move's first px on the fine grid
@@ -385,6 +384,11 @@ class _WholePrint:
         near = 2 * MARKS_REACH + 1
         differ = _differ(still, _warped(soft[1], q, crop.shape)).astype(np.uint8)
         self.marked = (cv2.dilate(differ, np.ones((near, near), np.uint8)) > 0)[self.inside]
+        # the picture's variation where the misfit is counted: a two of diamonds' few faint pips
+        # vary the whole card less than the camera's noise does
+        near_marks = self.seen[self.marked]
+        self.n_marked = int(near_marks.size)
+        self.spread = float(((near_marks - near_marks.mean()) ** 2).sum()) if self.n_marked else 0.0
 
     def error(self, face: int, sigma: float, dy: int | None = None, dx: int | None = None) -> float:
         """What the face leaves unexplained (sum of squares, near the marks) at this blur and move
@@ -423,7 +427,7 @@ def _whole_margin(crop: np.ndarray, quads: list[np.ndarray], soft: list[np.ndarr
     one does (a face must not win by being blurred more than the camera blurs); and that blur
     (None where too little of the card is in the picture)."""
     fits = [_WholePrint(crop, q, soft, hide) for q in quads]
-    fits = [f for f in fits if f.n >= 50 and f.spread > NOISE * f.n]
+    fits = [f for f in fits if f.n >= 50 and f.spread > NOISE * f.n_marked]
     if not fits:
         return 0.0, None
     coarse = np.array([[[f.error(k, s) for s in WHOLE_BLURS] for k in (0, 1)] for f in fits])  # (quads, faces, blurs)
