@@ -1779,3 +1779,32 @@ def test_a_blob_hypothesis_a_tenth_off_a_card_under_an_arm_is_searched() -> None
         "a hypothesis near the card fits a template: the test no longer tests"
     read = [d for d in identify(img, deck) if np.linalg.norm(np.mean(d.corners, axis=0) - q.mean(axis=0)) < 0.3 * short]
     assert any(d.code == "9C" and d.confidence >= 0.9 for d in read), [(d.code, d.confidence) for d in read]
+
+
+def _pile_top_off_its_outline(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A six of hearts laid on a nine of clubs, a sixth of a card's width and a tenth of its
+    length off it: the picture, the nine's outline (a pile's edges give it) and the six's."""
+    deck = get_deck("standard")
+    rng = np.random.default_rng(seed)
+    comp = Composer(500, 400, cloth=(40, 100, 45), rng=rng)
+    angle = float(rng.uniform(0, 360))
+    turn = np.radians(angle)
+    across, down = np.array([np.cos(turn), np.sin(turn)]), np.array([-np.sin(turn), np.cos(turn)])
+    under = card_quad(250, 200, angle, 130)  # (about 93 px wide)
+    comp.add_card(deck, "9C", under, px_per_mm=8)
+    off = 0.15 * 93 * across + 0.1 * 130 * down
+    top = card_quad(250 + off[0], 200 + off[1], angle, 130)
+    comp.add_card(deck, "6H", top, px_per_mm=8)
+    return comp.finish(blur=1.0, noise=2.0).image, np.asarray(under, np.float32), np.asarray(top, np.float32)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 5])
+def test_a_pile_top_outlined_by_the_card_below_is_found_by_the_wide_read(seed: int) -> None:
+    """The tracker's outline of a card laid on a pile may follow the pile's edges, a sixth of a
+    card off the top card; asked wide, the reader looks for it up to a third of its width off."""
+    img, under, top = _pile_top_off_its_outline(seed)
+    deck = get_deck("standard")
+    assert identify_region(img, under, deck, strict=True).confidence < 0.5  # (the outline is that far off)
+    found = identify_region(img, under, deck, strict=True, wide=True)
+    assert (found.code, found.face_up) == ("6H", True) and found.confidence >= 0.9
+    assert np.linalg.norm(np.mean(found.corners, axis=0) - top.mean(axis=0)) < 3

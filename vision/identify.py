@@ -1874,16 +1874,25 @@ def _kept(det: Detection, keep: float) -> Detection:
 
 
 def identify_region(image: np.ndarray, corners, deck: Deck, strict: bool = False,
-                    quick: bool = False) -> Detection:
+                    quick: bool = False, wide: bool = False) -> Detection:
     """Read the one card whose quad is corners (4 points in image pixels, any start, any order).
 
     strict: the covered part of the quad counts against the fit, so that a card showing from
     under another (or under a hand) is not read surely; a tracker that wants only the card come
     to rest on top asks for this. quick: no slow search of the card's exact pose when the first
     reads are unsure, nor the pair read's two readers on a covered card (for a caller that takes
-    only a sure read: see _read_region)."""
-    det, _ = _read_region(image, np.asarray(corners, dtype=np.float32).reshape(4, 2), deck,
-                          search=not quick, strict=strict, quick=quick)
+    only a sure read: see _read_region). wide: where that read is unsure, the card is also
+    looked for up to a third of its width off the quad (_wide_search, as identify searches a
+    blob's unsure hypotheses: a pile's top card whose outline was fitted to the pile), and
+    read there only where that read is sure and sees the card whole (WIDE_COVERED)."""
+    q = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+    det, _ = _read_region(image, q, deck, search=not quick, strict=strict, quick=quick)
+    if wide and det.confidence < 0.9:
+        wq = _wide_search(image, _oriented(q), templates(deck))
+        found, m = _twin_resettled(image, deck, *_read_region(image, wq, deck, refine=False, search=False,
+                                                              strict=True))
+        if found.confidence >= 0.9 and m.covered <= WIDE_COVERED:
+            return found
     return det
 
 

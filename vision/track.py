@@ -15,7 +15,9 @@ still card-sized patch read surely with no moving thing on it, is taken as come 
 Reading is kept off the frame that reports a card: regions still waiting out their settle
 frames are read ahead (read_ahead(), which the caller runs after handing on what update()
 returned), so the settling frame has only bookkeeping left. A card-shaped change that no read
-can name yet (glare, a shadow, blur) is read again a few times before it joins the reference; a
+can name yet (glare, a shadow, blur) is read again a few times before it joins the reference;
+what joins it so, or in pieces too small to read (a hand lifting off a card a little at a time),
+is looked at once more where it adds up to a good part of a card, once its place is still. A
 model card an arm lay over is read again on any change the arm left on it, even specks too
 small to be regions of their own (a look-alike laid squarely on a pile changes a pip); a
 model card that cannot be read but still shows its remembered picture is kept. A card read
@@ -136,6 +138,11 @@ COVERS = 0.05  # a card laid over this share of another's place covers it: it is
 BESIDE = 0.5  # a card covering less of another's place than this lies beside it, not under it
 STALE_OVERLAP = 0.5  # a card that moved less than this far off its old place (overlap) left no place to read
 STALE_FRAMES = 300  # a place a card left under a hand is read again within this many frames, or not at all
+UNEXPLAINED_CARD = 0.2  # share of a card's place taken into the reference with no read explaining it ...
+UNEXPLAINED_FRAMES = 90  # ... from which it is looked at again once nothing moves there, within this many frames
+UNEXPLAINED_ON_KNOWN = 0.8  # ... not where this share of it lies on a top card that still reads as itself
+UNEXPLAINED_READS = 32  # ... the outlines read there before kept, at most (the latest)
+WIDE_TRIES = 3  # ... there, the outlines searched widely around, at most
 PRINT_CHANGED = 0.05  # share of a top card's print changed (in pieces, no card's shape) ...
 PRINT_INSIDE = 0.8  # ... (its outline shrunk by this factor): a card may lie on it, much like it
 FIT_APART_DEG, FIT_APART_MM = 4.0, 3.0  # outline fits this far apart in turn or place are other poses
@@ -169,27 +176,31 @@ READ_KEPT_FRAMES = 30  # ... within this many frames, where its picture shows as
 READ_AROUND_PX = 4
 
 
-def _default_readers(deck) -> tuple[Callable, Callable, Callable]:
-    """identify_region, identify and a quick identify_region (no slow pose search: for reads
-    only a sure answer counts from) for this deck: the real recogniser, or the stand-in's."""
+def _default_readers(deck) -> tuple[Callable, Callable, Callable, Callable]:
+    """identify_region, identify, a quick identify_region (no slow pose search: for reads
+    only a sure answer counts from) and a wide one (an unsure card also looked for up to a
+    third of its width off its outline) for this deck: the real recogniser, or the stand-in's."""
     from vision import sim_standin
 
     def ident_all(img, d, known=None, **_):
         return [sim_standin.identify_region(img, q, d) for q in sim_standin.find_cards(img)]
 
     if isinstance(deck, sim_standin.StandInDeck):
-        return sim_standin.identify_region, ident_all, sim_standin.identify_region
+        return sim_standin.identify_region, ident_all, sim_standin.identify_region, sim_standin.identify_region
     try:
         from vision.identify import identify, identify_region
     except ImportError:  # recogniser not there yet: the stand-in reader works for any deck
-        return sim_standin.identify_region, ident_all, sim_standin.identify_region
+        return sim_standin.identify_region, ident_all, sim_standin.identify_region, sim_standin.identify_region
 
     def read_on_top(img, q, d):  # a card come to rest on top: one showing from under another is not it
         return identify_region(img, q, d, strict=True)
 
     def read_on_top_quick(img, q, d):
         return identify_region(img, q, d, strict=True, quick=True)
-    return read_on_top, identify, read_on_top_quick
+
+    def read_on_top_wide(img, q, d):
+        return identify_region(img, q, d, strict=True, wide=True)
+    return read_on_top, identify, read_on_top_quick, read_on_top_wide
 
 
 def _mask_up(mask: np.ndarray, shape: tuple[int, int], y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
@@ -306,8 +317,9 @@ class Tracker:
             calibration = Calibration(np.asarray(calibration, np.float64), layout.table_w,
                                       layout.table_h, (0, 0))
         self.deck, self.layout, self.cal = deck, layout, calibration
-        ir, ia, iq = _default_readers(deck)
+        ir, ia, iq, iw = _default_readers(deck)
         self._read = self._once_a_frame(identify_region or ir, "read")
+        self._read_wide = self._once_a_frame(identify_region or iw, "wide")
         self._read_all = identify or ia
         self._read_quick = self._once_a_frame(identify_region or iq, "quick")
         self._this_frame: dict[tuple, tuple[np.ndarray, Detection]] = {}
@@ -370,6 +382,11 @@ class Tracker:
         self._feet: dict[bytes, tuple[tuple[slice, slice], np.ndarray]] = {}
         self._still_tried: dict[tuple, int] = {}  # still patches beside arms: place -> next read
         self._held: deque = deque(maxlen=8)  # (frame, outline) of sure reads a hand lay over (_held_reads)
+        # per small-picture pixel, the frame in which a change there was taken into the reference
+        # with nothing read explaining it (-1: none): looked at again once still (_look_again)
+        self._unexplained: np.ndarray | None = None
+        # ... and the outlines that named a card there, unsurely, before it was taken in
+        self._unexplained_reads: list[tuple[np.ndarray, float]] = []
 
     def _once_a_frame(self, reader: Callable, kind: str) -> Callable:
         """reader, read once per quad in a frame: a card's outline is often read by more than
@@ -541,7 +558,7 @@ class Tracker:
         moving = dmax > self.thr
         if not self.started:
             return self._try_start(frame, small, any_moving and self._beyond_specks(moving))
-        if not any_moving and not self._dirty and not self._stale:
+        if not any_moving and not self._dirty and not self._stale and self._unexplained is None:
             self.stats["fast"] += 1
             self._hist.append((k, None, None, None, None))
             return self._unseen_departures(frame.t)
@@ -620,6 +637,8 @@ class Tracker:
                 out.extend(self._rest_beside_arms(frame, small, k, np.isin(labels, list(blocked))))
         if self._stale:
             out.extend(self._read_stale(frame, small, k, arm))
+        if self._unexplained is not None:
+            out.extend(self._look_again(frame, k, arm))
         self._ahead = [a for a in self._ahead if a.k > k - 4 * self.settle]
         self._unread = [u for u in self._unread if u.next_k > k - 2 * RETRY_FRAMES[-1]]
         return out + self._unseen_departures(frame.t)
@@ -2100,8 +2119,118 @@ class Tracker:
                 return out
         if unread is not None:
             self._unread.remove(unread)
+        if not explained and not out:
+            self._note_unexplained(reg & ~held, k)
         self._refresh(img, small, reg & ~held, st)
         return out
+
+    def _note_unexplained(self, reg: np.ndarray, k: int) -> None:
+        """Remember a change taken into the reference that no read explained: a card that came
+        to rest beside a hand lifting off it shows in pieces, each too small to be read as a card,
+        and taken in piece by piece it would never be told (an eight of spades slid into a row's
+        slot on a glaring cloth)."""
+        if self._unexplained is None:
+            self._unexplained = np.full(reg.shape, -1, np.int32)
+        self._unexplained[reg] = k
+        self._unexplained_reads = (self._unexplained_reads + [
+            (kr.quad, kr.read.confidence) for kr in self._reads_kept
+            if kr.read.confidence > 0 and self._on(reg, kr.quad)])[-UNEXPLAINED_READS:]
+
+    def _look_again(self, frame: Frame, k: int, arm: np.ndarray) -> list[TableObservation]:
+        """Read the places where changes were taken in unexplained (_note_unexplained), once
+        they add up to a good part of a card (UNEXPLAINED_CARD, the pieces near each other taken
+        together), no arm is near, and nothing has moved there or been taken in for `settle`
+        frames (a hand lifting off a card leaves it in pieces over several frames); not where a
+        known top card over the place still reads as itself (the change was its own). The card
+        is read on the outlines fitted there and on those that named a card there before, and
+        where none reads surely, looked for around them (_wide_of); a sure read is told as any
+        new card is (_arrivals: not where it is known already, nor on bare cloth). Each place
+        is looked at once."""
+        assert self._unexplained is not None and self._last_change is not None
+        marked = self._unexplained >= 0
+        if not marked.any():
+            self._unexplained, self._unexplained_reads = None, []
+            return []
+        out: list[TableObservation] = []
+        near = cv2.dilate(arm.astype(np.uint8), self._k5).astype(bool)
+        joined = cv2.dilate(marked.astype(np.uint8), self._k5)
+        n, lab, _st, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+        card = CARD_W_MM * CARD_H_MM * (self._px_mm * self.f) ** 2
+        for i in range(1, n):
+            place = (lab == i) & marked
+            reg = lab == i
+            if k - int(self._unexplained[place].max()) > UNEXPLAINED_FRAMES:
+                # never still long enough, or never enough of a card: the next change there tells
+                self._unexplained[place] = -1
+                self._unexplained_reads = [r for r in self._unexplained_reads if not self._on(reg, r[0])]
+                continue
+            if (near & reg).any() or int(self._last_change[reg].max()) > k - self.settle \
+                    or int(self._unexplained[place].max()) > k - self.settle \
+                    or int(place.sum()) < UNEXPLAINED_CARD * card:
+                # an arm there still, something moved there or was taken in a moment ago, or too
+                # little of a card yet (a shadow's edge; or the first pieces of a card, the rest
+                # taken in as a second hand leaves it)
+                continue
+            self._unexplained[place] = -1
+            if any(kn.top and self._inside_share(place, kn.quad) >= UNEXPLAINED_ON_KNOWN
+                   and self._still_reads_as(frame.image, kn) for kn in self.model):
+                continue  # the change was a known card's own (a hand leaving it after it was told)
+            ys, xs = np.nonzero(place)
+            cx, cy = self.cal.to_table(np.array([[xs.mean(), ys.mean()]], np.float64) / self.f)[0]
+            outlines = self._fit_card(frame.image, float(cx), float(cy))
+            for px, py in self._anchors(reg, float(cx), float(cy), self._touched_near(reg, float(cx), float(cy))):
+                outlines += self._fit_card(frame.image, px, py)[:1]
+            # and the outlines that named a card there, unsurely, before it was taken in (a two of
+            # spades turned onto a waste pile read 0.1 under the fingers, 1.0 once they had left)
+            before = [r for r in self._unexplained_reads if self._on(reg, r[0])]
+            self._unexplained_reads = [r for r in self._unexplained_reads if not self._on(reg, r[0])]
+            outlines += [q for q, _c in sorted(before, key=lambda r: -r[1])[:2]]
+            read = self._best_of(frame.image, outlines, k)
+            if read is None or not self._sure(read):
+                read = self._wide_of(frame.image, outlines) or read
+            if self.debug:
+                print("  look again at", [round(float(cx)), round(float(cy))], "px", int(place.sum()),
+                      read and (read.code, round(read.confidence, 2)))
+            if read is not None and self._sure(read):
+                out.extend(self._arrivals(frame, [read], k))
+        return out
+
+    def _still_reads_as(self, img: np.ndarray, kn: _Known) -> bool:
+        """Does the model card's outline still read surely as that card (the quick reader)?"""
+        d = self._read_quick(img, kn.quad, self.deck)
+        return self._sure(d) and (d.code, d.face_up) == (kn.code, kn.face_up)
+
+    def _inside_share(self, place: np.ndarray, quad: np.ndarray) -> float:
+        """Share of a small-picture place that lies inside the card's footprint."""
+        sl, m = self._foot_small(quad)
+        n = int(np.count_nonzero(place))
+        return int(np.count_nonzero(place[sl] & m)) / n if n else 0.0
+
+    def _on(self, reg: np.ndarray, quad: np.ndarray) -> bool:
+        """Does the outline's middle lie in the small picture's region?"""
+        x, y = (int(round(v)) for v in np.asarray(quad, np.float64).reshape(4, 2).mean(axis=0) * self.f)
+        return 0 <= y < reg.shape[0] and 0 <= x < reg.shape[1] and bool(reg[y, x])
+
+    def _wide_of(self, img: np.ndarray, outlines: list[np.ndarray]) -> Detection | None:
+        """A sure read of a card that the reads of these outlines named unsurely (0 to SURE),
+        looked for up to a third of its width off each outline (the wide reader), the surest
+        named first (WIDE_TRIES of them): fitted to a pile's edges, an outline may lie a
+        quarter of a card off its top card (a four of hearts laid on a waste pile, read at 0.44
+        on its fits, at 1.0 so; another fit there read a two of hearts at 0.75). None where none
+        is."""
+        reads = [(self._read(img, q, self.deck), np.asarray(q, np.float64)) for q in outlines]
+        named = sorted(((d, q) for d, q in reads if 0.0 < d.confidence < SURE), key=lambda r: -r[0].confidence)
+        tried: list[np.ndarray] = []
+        for _d, q in named:
+            if any(np.abs(q - t).max() <= READ_AGAIN_PX for t in tried):
+                continue
+            tried.append(q)
+            wide = self._read_wide(img, q, self.deck)
+            if self._sure(wide):
+                return wide
+            if len(tried) == WIDE_TRIES:
+                break
+        return None
 
     def _arrivals(self, frame: Frame, new_dets: list[Detection], k: int,
                   borrowed: Collection[int] = (),
