@@ -425,7 +425,8 @@ def _whole_margin(crop: np.ndarray, quads: list[np.ndarray], soft: list[np.ndarr
     """pair_margin on the whole print: each face at the quad (of those laid on the card, upright
     and turned half round) and move where it fits best, both at the camera blur where the better
     one does (a face must not win by being blurred more than the camera blurs); and that blur
-    (None where too little of the card is in the picture)."""
+    (None where too little of the card is in the picture, or it varies near the marks no more
+    than the camera's noise would)."""
     fits = [_WholePrint(crop, q, soft, hide) for q in quads]
     fits = [f for f in fits if f.n >= 50 and f.spread > NOISE * f.n_marked]
     if not fits:
