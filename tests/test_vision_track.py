@@ -1747,3 +1747,20 @@ def test_a_card_taken_in_unread_is_looked_at_again_once_its_place_is_still():
 def test_a_still_table_tells_nothing_where_nothing_was_taken_in_unexplained():
     later, _first, _truth = _told_then_forgotten(note=False)
     assert later == []
+
+
+
+@pytest.mark.parametrize("gap_mm, angle, seats", [(3.0, 0.0, (2, 4)), (2.0, 90.0, (1, 3)), (1.5, 5.0, (2, 3))])
+def test_two_cards_laid_side_by_side_at_once_are_both_reported(gap_mm, angle, seats):
+    """Two players lay a card each, a few mm apart, at the same moment: the change is one region
+    two cards wide, and the card-sized box about its middle lies across both (neither was told).
+    Each card is fitted in from an end of the change."""
+    actions = [TableAction(0.3, "place", seats[0], "KD", to_mm=(520, 430), angle_deg=0.0),
+               TableAction(0.3, "place", seats[1], "5C", to_mm=(520 + 63.5 + gap_mm, 430), angle_deg=angle)]
+    obs, truth, dt = _run(actions, [])
+    told = {o.code: o for o, _, _ in obs if o.kind == "card_rest"}
+    assert sorted(told) == ["5C", "KD"], told
+    for ev in truth:
+        if ev.kind == "card_rest":
+            assert abs(told[ev.code].t - ev.t) <= dt + 1e-6
+            assert math.hypot(told[ev.code].x_mm - ev.x_mm, told[ev.code].y_mm - ev.y_mm) < 15

@@ -143,6 +143,7 @@ UNEXPLAINED_FRAMES = 90  # ... from which it is looked at again once nothing mov
 UNEXPLAINED_ON_KNOWN = 0.8  # ... not where this share of it lies on a top card that still reads as itself
 UNEXPLAINED_READS = 32  # ... the outlines read there before kept, at most (the latest)
 WIDE_TRIES = 3  # ... there, the outlines searched widely around, at most
+SEVERAL_CARDS = 1.3  # a change this much longer (or wider) than a card is of several cards
 PRINT_CHANGED = 0.05  # share of a top card's print changed (in pieces, no card's shape) ...
 PRINT_INSIDE = 0.8  # ... (its outline shrunk by this factor): a card may lie on it, much like it
 FIT_APART_DEG, FIT_APART_MM = 4.0, 3.0  # outline fits this far apart in turn or place are other poses
@@ -1351,8 +1352,9 @@ class Tracker:
 
     def _card_quads(self, frame: Frame, reg: np.ndarray, st) -> Iterator[list[np.ndarray]]:
         """Card-sized rectangles (image corners) fitted to where the table changed, in groups of
-        three outlines of one card: the difference's box, the edge fit and it turned; the fit
-        at a pile or seat spot near it; the fit by the edges new since; a field's outline.
+        three outlines of one card: the difference's box, the edge fit and it turned; the fits
+        in from each end of a change several cards long (SEVERAL_CARDS); the fit at a pile or
+        seat spot near it; the fit by the edges new since; a field's outline.
         Each group is fitted when asked for (a fit costs milliseconds, and a card read surely on
         its first outlines needs no other: _new_reads)."""
         assert self._ref_full is not None
@@ -1390,9 +1392,6 @@ class Tracker:
             (cx, cy), (rw, rh), ang = cv2.minAreaRect(cnt)
             if rw > rh:
                 rw, rh, ang = rh, rw, ang + 90
-            if rh > 1.6 * CARD_H_MM or rw > 1.6 * CARD_W_MM:
-                # several cards changed together: fall back to a card-sized box at each extreme
-                pass
             a = math.radians(ang)
             ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
             pts = np.array([[cx + su * CARD_W_MM / 2 * ux + sv * CARD_H_MM / 2 * vx,
@@ -1403,6 +1402,15 @@ class Tracker:
             shaped = True
             these = [self.cal.to_image(pts), *self._fit_card(frame.image, float(c[0]), float(c[1]))]
             yield list(these)
+            if rh > SEVERAL_CARDS * CARD_H_MM or rw > SEVERAL_CARDS * CARD_W_MM:
+                # several cards changed together (two laid side by side at once): the box about
+                # the middle lies across both, so a card is fitted in from each end of the change
+                # (at half a card's width from the end and at half its length: it may lie either way)
+                for end, half in ((-1, CARD_W_MM / 2), (1, CARD_W_MM / 2), (-1, CARD_H_MM / 2), (1, CARD_H_MM / 2)):
+                    along = end * max(rh / 2 - half, 0.0)
+                    fit = self._fit_card(frame.image, float(c[0] + along * vx), float(c[1] + along * vy))
+                    these += [fit[0], fit[0], fit[1]]
+                    yield these[-3:]
             # a card laid on a pile or a seat spot lies close to the old top card or the spot:
             # fit there too (the difference's outline misleads when two cards overlap)
             touched = self._touched_near(reg, float(c[0]), float(c[1]))
