@@ -137,21 +137,28 @@ def test_a_face_moved_by_a_quarter_pixel_is_a_slice_of_one_finer_drawing() -> No
         assert np.abs(moved - sliced)[inside].max() < 0.02, (sx, sy)
 
 
-def _black_cards(seed: int) -> tuple[np.ndarray, list[str], list[np.ndarray]]:
-    """Six black cards about 56 px wide in a row, at random turns, drawn as a camera sees print
-    (vision.decks.compose): the picture, their codes and their true quads."""
+def _cards_in_a_row(seed: int, codes: list[str], cloth: tuple[int, int, int] = (40, 90, 50),
+                    light: float = 1.0, blur: float = 1.0) -> tuple[np.ndarray, list[str], list[np.ndarray]]:
+    """Six cards about 56 px wide in a row, at random turns, drawn as a camera sees print
+    (vision.decks.compose), in a light that leaves them this share of their brightness: the
+    picture, their codes and their true quads."""
     from vision.decks.compose import Composer
 
     deck = get_deck("standard")
-    codes = ["3C", "5C", "8C", "AC", "7S", "9S"]
     rng = np.random.default_rng(seed)
-    comp = Composer(900, 260, cloth=(40, 90, 50), rng=rng)
+    comp = Composer(900, 260, cloth=cloth, rng=rng)
     quads = []
     for i, code in enumerate(codes):
         q = card_quad(80 + i * 150, 130, float(rng.uniform(0, 360)), 78)
         comp.add_card(deck, code, q, px_per_mm=8)
         quads.append(np.asarray(q, np.float32))
-    return comp.finish(blur=1.0, noise=2.0).image, codes, quads
+    comp.img = comp.img * light
+    return comp.finish(blur=blur, noise=2.0).image, codes, quads
+
+
+def _black_cards(seed: int) -> tuple[np.ndarray, list[str], list[np.ndarray]]:
+    """Six black cards in a row (_cards_in_a_row)."""
+    return _cards_in_a_row(seed, ["3C", "5C", "8C", "AC", "7S", "9S"])
 
 
 def _with_twin(code: str) -> tuple[np.ndarray, np.ndarray]:
@@ -374,30 +381,14 @@ def test_red_faces_are_compared_in_blue_and_green() -> None:
     assert _weights_for((face["7H"], face["7S"])) is None
 
 
-def _red_low_cards_in_dim_light(seed: int, light: float) -> tuple[np.ndarray, list[str], list[np.ndarray]]:
-    """Red twos, threes and aces about 56 px wide on a grey cloth, in a light that leaves the
-    cards this share of their brightness: few marks, faintly printed."""
-    from vision.decks.compose import Composer
-
-    deck = get_deck("standard")
-    codes = ["2D", "2H", "3D", "3H", "AD", "AH"]
-    rng = np.random.default_rng(seed)
-    comp = Composer(900, 260, cloth=(70, 70, 70), rng=rng)
-    quads = []
-    for i, code in enumerate(codes):
-        q = card_quad(80 + i * 150, 130, float(rng.uniform(0, 360)), 78)
-        comp.add_card(deck, code, q, px_per_mm=8)
-        quads.append(np.asarray(q, np.float32))
-    comp.img = comp.img * light
-    return comp.finish(blur=1.4, noise=2.0).image, codes, quads
-
-
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_red_card_with_few_marks_in_dim_light_is_told_from_its_twin(seed: int) -> None:
     """The whole print's reader must agree with the marks' windows for a margin to count. A two
     of diamonds' few pips vary the card, taken whole, less than the camera's noise would: the
     reader must judge that where it counts the misfit, near the marks, or a dim red two is never
     told from its twin (a two of diamonds turned up on a waste pile on a grey cloth went untold)."""
-    img, codes, quads = _red_low_cards_in_dim_light(seed, light=0.4)
+    # red twos, threes and aces on a grey cloth, at 0.4 of their brightness: few marks, faintly printed
+    img, codes, quads = _cards_in_a_row(seed, ["2D", "2H", "3D", "3H", "AD", "AH"], cloth=(70, 70, 70),
+                                        light=0.4, blur=1.4)
     margins = {code: pair_margin(img, q, _with_twin(code))[0] for code, q in zip(codes, quads, strict=True)}
     assert all(m > 0.3 for m in margins.values()), margins

@@ -1061,6 +1061,17 @@ def _wide_search(image: np.ndarray, q: np.ndarray, t: _Templates) -> np.ndarray:
     return _pose_search(image, poses[int(np.argmin(v))].astype(np.float32), t)
 
 
+def _wide_read(image: np.ndarray, q: np.ndarray, deck: Deck) -> tuple[np.ndarray, Detection, _Match]:
+    """The quad _wide_search finds about q, and the card read strictly on it."""
+    wq = _wide_search(image, _oriented(q), templates(deck))
+    return (wq, *_twin_resettled(image, deck, *_read_region(image, wq, deck, refine=False, search=False, strict=True)))
+
+
+def _found_wide(det: Detection, m: _Match) -> bool:
+    """Does a wide read count: sure, and seeing the card whole (WIDE_COVERED)?"""
+    return det.confidence >= 0.9 and m.covered <= WIDE_COVERED
+
+
 ALIGN_PX = 2  # a quad is read at the shift, up to this many canonical pixels each way, that fits best
 ALIGN_STRUCTURE = 0.5  # ... of a template that explains at least this share of the picture's variation
 
@@ -1888,10 +1899,8 @@ def identify_region(image: np.ndarray, corners, deck: Deck, strict: bool = False
     q = np.asarray(corners, dtype=np.float32).reshape(4, 2)
     det, _ = _read_region(image, q, deck, search=not quick, strict=strict, quick=quick)
     if wide and det.confidence < 0.9:
-        wq = _wide_search(image, _oriented(q), templates(deck))
-        found, m = _twin_resettled(image, deck, *_read_region(image, wq, deck, refine=False, search=False,
-                                                              strict=True))
-        if found.confidence >= 0.9 and m.covered <= WIDE_COVERED:
+        _wq, found, m = _wide_read(image, q, deck)
+        if _found_wide(found, m):
             return found
     return det
 
@@ -2177,15 +2186,13 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
     # then, searched or not (another's search may have covered its middle), one whose outline
     # shows all round (REFINE_OUTLINED) is read once more on it, sharpened on the edges
     tried: list[np.ndarray] = []
-    t = templates(deck)
     for corners, det in unsure:
         if settled(det):
             continue
         if not any(_inside(tuple(corners.mean(axis=0)), p) for p in tried):
-            wq = _wide_search(image, _oriented(corners), t)
+            wq, det, m = _wide_read(image, corners, deck)
             tried += [_scaled(corners, 0.5), _scaled(wq, 0.5)]
-            det, m = _twin_resettled(image, deck, *_read_region(image, wq, deck, refine=False, search=False, strict=True))
-            if det.confidence >= 0.9 and m.covered <= WIDE_COVERED:
+            if _found_wide(det, m):
                 claim(det, m)
                 continue
         if float(_support(image, corners)[-1]) >= REFINE_OUTLINED:

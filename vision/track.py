@@ -2165,8 +2165,8 @@ class Tracker:
         n, lab, _st, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
         card = CARD_W_MM * CARD_H_MM * (self._px_mm * self.f) ** 2
         for i in range(1, n):
-            place = (lab == i) & marked
             reg = lab == i
+            place = reg & marked
             if k - int(self._unexplained[place].max()) > UNEXPLAINED_FRAMES:
                 # never still long enough, or never enough of a card: the next change there tells
                 self._unexplained[place] = -1
