@@ -18,6 +18,7 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -86,6 +87,7 @@ def score(truth, obs, fps: float, visibility: dict | None = None) -> dict:
            for k in KINDS}
     visibility = visibility or {}
     misses = []
+    offsets: dict[int, int] = {}  # frames the told rest time is off, over events visible at rest
     for ev in truth:
         if ev.kind not in KINDS:
             continue
@@ -114,13 +116,15 @@ def score(truth, obs, fps: float, visibility: dict | None = None) -> dict:
         if visibility.get(id(ev), 1.0) >= 0.5:  # the card showed in its first resting frame
             r["n_visible"] += 1
             r["time_visible"] += int(abs(o.t - ev.t) <= tol)
+            off = int(round((o.t - ev.t) * fps))
+            offsets[off] = offsets.get(off, 0) + 1
             if abs(o.t - ev.t) > tol:
                 misses.append(f"(timing off: {ev.kind} {ev.code} dt={o.t - ev.t:+.3f})")
         else:
             misses.append(f"(timing hidden: {ev.kind} {ev.code} dt={o.t - ev.t:+.3f})")
     extra = [f"{o.kind} {o.code} {o.zone} t={o.t:.3f}" for i, o in enumerate(obs)
              if i not in used and o.kind in KINDS]
-    return {"kinds": res, "misses": misses, "extra": extra}
+    return {"kinds": res, "misses": misses, "extra": extra, "time_offsets_visible": offsets}
 
 
 def main() -> None:
@@ -153,6 +157,10 @@ def main() -> None:
         "time_within_frame_pct_card_visible_at_rest": round(
             100 * card["time_visible"] / max(1, card["n_visible"]), 2),
         "by_kind": tot,
+        # how many frames the told rest time was off (told minus true), over events found whose
+        # card showed as it came to rest: where the misses lie, early or late
+        "time_offset_frames_visible": {str(f): n for f, n in sorted(
+            sum((Counter(g["time_offsets_visible"]) for g in games), Counter()).items())},
         "false_observations": sum(len(g["extra"]) for g in games),
         "games_calibrated_from_simulator": sum(g["calibration"] != "markers" for g in games),
     }
