@@ -1531,6 +1531,36 @@ def _benchmark_game(game: str, seed: int, duration: float):
     return _tracked(sim, deck, lay)
 
 
+def test_a_card_another_seat_carries_a_card_over_keeps_its_rest_time():
+    """The standard deck, the tracking benchmark's seed 800: a seven of clubs moved from a row
+    to the middle came to rest and lay in full view when another seat's hand carried a two of
+    diamonds over it, white on white, to lay it beside. The carried card reached beyond the
+    arm's mask, so the frames it lay over the seven looked like the seven lying elsewhere: it
+    was told 0.9 s late, from the first frame after the arm had gone. The rest walk now looks
+    on back past a broad change under an arm, and the seven lay as now before it came. The two
+    of diamonds, seen sliding into place under the hand that laid it, keeps its own time."""
+    obs, truth = _benchmark_game("standard", 800, 4.2)
+    for code in ("7C", "2D"):
+        rested = [e for e in truth if e.kind == "card_rest" and e.code == code]
+        told = [o for o in obs if o.kind == "card_rest" and o.code == code]
+        assert len(rested) == 1 and len(told) == 1, (code, rested, told)
+        assert abs(told[0].t - rested[0].t) <= 1 / 30 + 1e-3, (code, told[0].t, rested[0].t)
+
+
+def test_a_card_held_still_beside_an_arm_does_not_tell_it_lay_there_before():
+    """The standard deck, the tracking benchmark's seed 601: a five of diamonds came to rest
+    at 4.43 s, hidden under arms for most of the second before. Looking back past a broad
+    change under an arm (the test above), the walk met a frame, 0.5 s earlier, in which an arm
+    covered a third of the five's place and the rest fitted a move of 0.6 px from the five as
+    it lies now, too weakly to be told a slide: it was told there, 0.47 s early. Beside an arm,
+    only a still picture tells that a card lay as now before the arm came over it."""
+    obs, truth = _benchmark_game("standard", 601, 5.0)
+    rested = [e for e in truth if e.kind == "card_rest" and e.code == "5D"]
+    told = [o for o in obs if o.kind in ("card_rest", "reveal") and o.code == "5D"]
+    assert len(rested) == 1 and len(told) == 1, (rested, told)
+    assert abs(told[0].t - rested[0].t) <= 1 / 30 + 1e-3, (told[0].t, rested[0].t)
+
+
 def test_a_card_taken_back_under_a_hand_is_told_gone_when_it_left_not_when_the_hand_came():
     """The standard deck, the tracking benchmark's seed 303: a seat takes back the five of
     clubs. The hand came over it first: a frame with 28 % of the card still showing as it lay

@@ -116,6 +116,10 @@ STRONG_SLIDE_FIT = 1000.0  # a slide fitted this far beyond the noise, ...
 STRONG_SLIDE_PX = 0.5  # ... moving the card this far (mid-resolution px), ...
 STRONG_SLIDE_THIN = 20  # ... along this many edge pixels changed one way, is a slide though none
 # changed the other way (fingers on a card's far side as it lands hide the edges that change so)
+ARM_OVER = 0.25  # share of a card's footprint under an arm's mask from which a frame where the card
+# seems to lie elsewhere may be the arm carrying something over it (a card, white on white, reaching
+# beyond the mask): the rest walk looks on back, and if the card lay as now before (a still picture,
+# no move fitted beyond SLIDE_PX where an arm is over it too), it was hidden there
 BROAD_UNHIDDEN = 0.2  # share of a card's footprint changed broadly, no hand over it, from which ...
 OUTLINE_KEPT = 0.3  # ... the card's outline must show in the past picture this strongly (or it lay elsewhere)
 LINE_TIE = 0.1  # arms whose lines to a card stay inside their blob this nearly alike: the one ending there laid it
@@ -370,6 +374,9 @@ class Tracker:
         self._seen_off: deque = deque(maxlen=TOLD_MEMORY)
         self._foot_n = 0
         self._slid_there = False  # _moved_thin found the card sliding where it lies now
+        self._arm_over = 0.0  # _moved_thin's share of the card's footprint under an arm's mask
+        self._broad_move = False  # _moved_thin's move was a broad change (not the card seen sliding)
+        self._slide_px = 0.0  # the move _slid fitted last (mid-resolution px), whether or not a slide
         self._noise = 0.0
         self._edges = np.zeros((1, 1), bool)
         self._rim = np.zeros((1, 1), bool)
@@ -1716,8 +1723,13 @@ class Tracker:
         and their shadows are broad blobs, left out (with a margin) whatever they cover. A broad
         change that no hand explains, along which the card's outline does not show in the past
         picture, is the card lying elsewhere then (many pixels away, still on its way).
-        Sets _slid_there: whether a move found was the card sliding a little where it lies now."""
+        Sets _slid_there: whether a move found was the card sliding a little where it lies now,
+        _broad_move: whether it was a broad change instead, _arm_over: the share of the
+        footprint under the hand mask, and _slide_px: the move _slid fitted, if it was asked."""
         self._slid_there = False
+        self._broad_move = True
+        self._slide_px = 0.0
+        self._arm_over = 0.0 if hand is None else np.count_nonzero(foot & hand) / max(1, self._foot_n)
         d = cv2.absdiff(a, b)
         big = (d > max(self.rest_threshold, 4.0 * self._noise)).astype(np.uint8)
         blob = cv2.morphologyEx(big, cv2.MORPH_OPEN, self._k3)
@@ -1742,6 +1754,7 @@ class Tracker:
             return True
         # a card that slid: the difference is that of its own edges and print moved a little (a
         # shift and a turn), well beyond sensor noise; a hand's rim or noise is not
+        self._broad_move = False
         slid, strong = self._slid(a, b, valid)
         if not slid:
             return False
@@ -1818,6 +1831,7 @@ class Tracker:
         gain = float((d * d).sum() - ((d - m @ sol) ** 2).sum())
         noise = 2.0 * max(self._noise, 1.0) ** 2  # variance of the difference of two noisy frames
         move = float(np.hypot(sol[0], sol[1])) + float(np.hypot(x, y).max()) * abs(float(sol[2]))
+        self._slide_px = move
         if self.debug:
             print("   slide fit", round(gain / noise, 1), "noise, moved px", round(move, 2))
         return (gain > SLIDE_FIT * noise and move > SLIDE_PX,
@@ -1844,7 +1858,11 @@ class Tracker:
     def _rest_and_hidden(self, quad: np.ndarray, k_now: int,
                          picture: np.ndarray | None = None) -> tuple[int, int | None]:
         """(_rest_index, the first of the frames just before it in which hands hid its place,
-        or None where none did): it came to rest somewhere in those frames, unseen."""
+        or None where none did): it came to rest somewhere in those frames, unseen.
+
+        Walks back from now to the first frame in which the card lay elsewhere; one in which it
+        seemed to, an arm over it (ARM_OVER), is taken for hidden where a still picture before
+        it shows the card lying as now: something was carried over it."""
         foot, box = self._footprint_mid(quad)
         hist = self._history()
         picture = self._mid_now if picture is None else picture
@@ -1854,28 +1872,45 @@ class Tracker:
         self._look_at(now, foot)
         first = k_now
         unknown_since: int | None = None
+        held_back: tuple[int, int | None] | None = None  # the answer at a move seen under an arm
         for k, grey, hand, _arms, _fg in reversed(hist):
             if k >= k_now:
                 continue
             moved = self._moved_thin(grey[box], now, foot, self._hand_mid(hand, box))
             if self.debug:
-                print("  k", k, moved)
+                print("  k", k, moved, round(self._arm_over, 2))
+            if moved and self._broad_move and self._arm_over >= ARM_OVER:
+                # a broad change, an arm over part of it: the card on its way in the hand that
+                # lays it, or something carried over it as it lay; earlier frames tell (ARM_OVER)
+                if held_back is None:
+                    held_back = self._walk_answer(first, unknown_since)
+                moved = None
+            elif (moved is False and held_back is not None and self._arm_over >= ARM_OVER
+                  and self._slide_px > SLIDE_PX):
+                # beside an arm, a picture fitted as a move (too weakly to be told a slide) may
+                # be the card held still in the hand on its way: it does not tell it lay as now
+                moved = None
             if moved is None:
                 if unknown_since is None:
                     unknown_since = first
                 first = k
                 continue
             if moved:
-                # hidden frames between: the card may have slid under the hand; the first frame
-                # in which it showed as it lies now is the best known
-                # (the hidden frames tell of its arrival only where it was seen sliding into
-                # place before them, in the hand that laid it: a place hidden before the card
-                # came there was hidden by arms passing, the one that laid it came later)
-                hidden = first if unknown_since is not None and self._slid_there else None
-                return (first if unknown_since is None else unknown_since), hidden
+                return held_back or self._walk_answer(first, unknown_since)
+            held_back = None
             unknown_since = None
             first = k
-        return first, None
+        return held_back or (first, None)
+
+    def _walk_answer(self, first: int, unknown_since: int | None) -> tuple[int, int | None]:
+        """_rest_and_hidden's answer where its walk back met the card lying elsewhere."""
+        # hidden frames between: the card may have slid under the hand; the first frame in which
+        # it showed as it lies now is the best known (the hidden frames tell of its arrival only
+        # where it was seen sliding into place before them, in the hand that laid it: a place
+        # hidden before the card came there was hidden by arms passing, the one that laid it
+        # came later)
+        hidden = first if unknown_since is not None and self._slid_there else None
+        return (first if unknown_since is None else unknown_since), hidden
 
     def _fresh(self, d: Detection, k: int) -> bool:
         """Has the card read lain as it lies now (its place changed by then) for fewer than the
