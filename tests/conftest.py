@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
@@ -14,6 +15,15 @@ from referee.rules import CardPlaced, PadPress, RoundStop, Seat, TurnEnd
 from referee.rules.game import Game
 from referee.rules.options import Option
 from referee.rules.verdicts import Verdict
+
+MAX_WORKERS = 4  # a worker holds up to 1.5 GB (the vision tests' rendered games)
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """For "-n auto": a worker per core this process may use, at most MAX_WORKERS, so that a
+    many-core machine with little memory per core does not run out of it."""
+    return max(1, min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                      else (os.cpu_count() or 1), MAX_WORKERS))
 
 
 class Echo(Game):
