@@ -17,8 +17,9 @@ the likeliest card surer, never change it.
 
 The confidence is the margin between the best card and each close rival (and, in a standard
 deck, its twin wherever the overall fit ranks it: two faces that differ in small marks only may
-fit alike overall far behind cards that differ in whole pips), measured on the pixels where the
-two differ, on a softened picture; the templates are blurred to match the picture's
+fit alike overall far behind cards that differ in whole pips; on a card partly covered, each
+rival turned either way up, as the cover spoils the overall fit's choice of its turn), measured
+on the pixels where the two differ, on a softened picture; the templates are blurred to match the picture's
 own blur and each may move by a pixel, so that neither a blurred picture nor a quad a pixel off
 passes for a margin. It is lowered when the fit is poor, when most of the card is covered, and
 when the template explains little of what the picture shows (a bare patch of cloth or skin,
@@ -116,6 +117,7 @@ STRAY_SHIFT = 2  # ... unless its print lies this near (canonical px): a quad a 
 GAIN_SPREAD = (0.85, 1.18)  # allowed white-balance error per channel, relative to the mean gain
 ROBUST_ROUNDS = 2  # fits on the cells the previous fit explained
 MAX_COVERED = 0.65  # a card this much covered is not read at all (from 30 % less, less sure)
+TURN_COVERED = 0.15  # a card at least this much covered is weighed against each rival turned either way up
 MIN_GAIN = 0.35  # the least contrast of the print fitted, as a share of the card's (its mean gain) ...
 MAX_GLARE = 0.45  # ... and the largest offset (glare, haze) fitted, as a share of the card's white
 GLARE_RIDGE = 1.0  # holds the fitted offset towards none: glare is the exception
@@ -789,6 +791,14 @@ def _quick_best(pic: np.ndarray, t: _Templates) -> tuple[str, str | None]:
     return code, back
 
 
+def _other_turn(t: _Templates, score: np.ndarray, j: int) -> int:
+    """The best-fitting row of template row j's card turned the other way up (rows go card by
+    card, blur by blur, 0 and 180 degrees)."""
+    per = 2 * len(BLURS)
+    rows = (j // per) * per + 2 * np.arange(len(BLURS)) + (1 - j % 2)
+    return int(rows[int(np.argmin(score[rows]))])
+
+
 def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple | None = None,
             clipped: np.ndarray | None = None) -> _Match:
     """The best template for the normalised picture and how sure that is (see the module
@@ -880,19 +890,9 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
     sb = soft_row(best)
     sigma = min(MARGIN_SIGMAS, key=lambda sg: _squared(xb - model(sb, sg), cb))
     mb = model(sb, sigma)
-    margins: list[tuple[float, int]] = []  # (margin, row) against each close rival
-    seen = {int(t.ident[best])}
-    twin = _twin_row(t, order, best)
-    for n, j in enumerate(list(order[1:]) + ([twin] if twin is not None else [])):
-        j = int(j)
-        if int(t.ident[j]) in seen:
-            continue
-        if n < len(order) - 1 and (float(score[j]) > 4.0 * s1 + 0.015 or len(seen) >= 5):
-            # far worse overall, or enough rivals: no real competitor, but for the twin
-            if twin is None or int(t.ident[twin]) in seen:
-                break
-            continue
-        seen.add(int(t.ident[j]))
+    def against_row(j: int) -> float | None:
+        """The best card's margin against template row j, on the pixels where the two differ
+        (None: they differ in too few of the pixels seen to tell)."""
         jj = soft_row(j)
         # cells the rival explains well that the best card leaves unexplained (taken for
         # covered) are compared too: they are the rival's evidence (a character's black hair
@@ -906,12 +906,39 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
         diff = np.abs(mj - model(jj, sigma, at_j)) > 0.12
         k = int(diff.sum())
         if k < 6:
-            margins.append((0.0, j))  # the two cards differ only under the cover: undecidable
-            break
+            return None
         xd, cd = xj[diff], cj[diff]
         ea = best_shift_error(sb, sigma, at_j[diff], xd, cd)
         ej = best_shift_error(jj, sigma, at_j[diff], xd, cd)
-        margins.append((float(min(1.0, max(0.0, (ej - ea) / (ea + ej + 0.002 * k)) / 0.6)), j))
+        return float(min(1.0, max(0.0, (ej - ea) / (ea + ej + 0.002 * k)) / 0.6))
+
+    margins: list[tuple[float, int]] = []  # (margin, row) against each close rival
+    seen = {int(t.ident[best])}
+    twin = _twin_row(t, order, best)
+    for n, j in enumerate(list(order[1:]) + ([twin] if twin is not None else [])):
+        j = int(j)
+        if int(t.ident[j]) in seen:
+            continue
+        if n < len(order) - 1 and (float(score[j]) > 4.0 * s1 + 0.015 or len(seen) >= 5):
+            # far worse overall, or enough rivals: no real competitor, but for the twin
+            if twin is None or int(t.ident[twin]) in seen:
+                break
+            continue
+        seen.add(int(t.ident[j]))
+        # on a card partly covered the rival is also weighed turned the other way up (if that
+        # fits near as well as the best card), not only as it fits the whole quad best, cover and
+        # all: a seven of hearts a third under an arm fitted the seven turned the wrong way up
+        # best, and against that turn the eight, whose other middle pip the arm hid, was read at
+        # 0.91. (On a card seen whole, the rival's better turn is the one to beat.)
+        rows = [j]
+        turned = _other_turn(t, score, j)
+        if covered >= TURN_COVERED and float(score[turned]) <= 4.0 * s1 + 0.015:
+            rows.append(turned)
+        m_j, j = min(((against_row(r), r) for r in rows), key=lambda a: -1.0 if a[0] is None else a[0])
+        if m_j is None:
+            margins.append((0.0, j))  # the two cards differ only under the cover: undecidable
+            break
+        margins.append((m_j, j))
     margins.sort()
     margin = margins[0][0] if margins else 1.0
     rival = t.keys[margins[0][1]][:2] if margins else None
