@@ -19,21 +19,21 @@ The confidence is the margin between the best card and each close rival (and, in
 deck, its twin wherever the overall fit ranks it: two faces that differ in small marks only may
 fit alike overall far behind cards that differ in whole pips; on a card partly covered, each
 rival turned either way up, as the cover spoils the overall fit's choice of its turn), measured
-on the pixels where the two differ, on a softened picture; the templates are blurred to match the picture's
-own blur and each may move by a pixel, so that neither a blurred picture nor a quad a pixel off
-passes for a margin. It is lowered when the fit is poor, when most of the card is covered, and
-when the template explains little of what the picture shows (a bare patch of cloth or skin,
-normalised on itself, looks like a plain white card); the fit is judged on the cells where the
-card shows, except in a strict read (a hypothesis from a blob of cards, or a tracker that wants
-only the card on top), where the covered cells count against it. Below MIN_CONFIDENCE the card
-is reported as UNKNOWN, never guessed. Where the margin is small against one other face only
-(a small spade's pips and a club's are a few blurred pixels apart on the rectified picture), the
-two are compared again on the image's own pixels (vision/pair_read.py); a standard deck's read is
-compared so with its twin (the same rank in the other suit of its colour) even when it is sure.
-The pair read is sure sooner where the faces are our own drawings than where they are photos
-(an enrolled deck), and only as slowly where part of the card is covered (PAIR_SPAN); where the
-templates found an occluder over a card they explain well otherwise, the pair read leaves its
-pixels out (_occluded).
+on the pixels where the two differ, on a softened picture; the templates are blurred to match
+the picture's own blur and each may move by a pixel, so that neither a blurred picture nor a
+quad a pixel off passes for a margin. It is lowered when the fit is poor, when most of the card
+is covered, and when the template explains little of what the picture shows (a bare patch of
+cloth or skin, normalised on itself, looks like a plain white card); the fit is judged on the
+cells where the card shows, except in a strict read (a hypothesis from a blob of cards, or a
+tracker that wants only the card on top), where the covered cells count against it. Below
+MIN_CONFIDENCE the card is reported as UNKNOWN, never guessed. Where the margin is small against
+one other face only (a small spade's pips and a club's are a few blurred pixels apart on the
+rectified picture), the two are compared again on the image's own pixels (vision/pair_read.py);
+a standard deck's read is compared so with its twin (the same rank in the other suit of its
+colour) even when it is sure. The pair read is sure sooner where the faces are our own drawings
+than where they are photos (an enrolled deck), and only as slowly where part of the card is
+covered (PAIR_SPAN); where the templates found an occluder over a card they explain well
+otherwise, the pair read leaves its pixels out (_occluded).
 
 The quad is read as given and as sharpened on the image's edges (detect.fit_edges; a card in
 perspective side by side, detect.fit_sides), each first
@@ -915,24 +915,27 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
     margins: list[tuple[float, int]] = []  # (margin, row) against each close rival
     seen = {int(t.ident[best])}
     twin = _twin_row(t, order, best)
+    def far_worse(j: int) -> bool:  # than the best card, overall: no real competitor
+        return float(score[j]) > 4.0 * s1 + 0.015
+
     for n, j in enumerate(list(order[1:]) + ([twin] if twin is not None else [])):
         j = int(j)
         if int(t.ident[j]) in seen:
             continue
-        if n < len(order) - 1 and (float(score[j]) > 4.0 * s1 + 0.015 or len(seen) >= 5):
+        if n < len(order) - 1 and (far_worse(j) or len(seen) >= 5):
             # far worse overall, or enough rivals: no real competitor, but for the twin
             if twin is None or int(t.ident[twin]) in seen:
                 break
             continue
         seen.add(int(t.ident[j]))
-        # on a card partly covered the rival is also weighed turned the other way up (if that
-        # fits near as well as the best card), not only as it fits the whole quad best, cover and
-        # all: a seven of hearts a third under an arm fitted the seven turned the wrong way up
-        # best, and against that turn the eight, whose other middle pip the arm hid, was read at
-        # 0.91. (On a card seen whole, the rival's better turn is the one to beat.)
+        # on a card partly covered the rival is also weighed turned the other way up (unless that
+        # fits far worse), not only as it fits the whole quad best, cover and all: a seven of hearts
+        # a third under an arm fitted the seven turned the wrong way up best, and against that turn
+        # the eight, whose other middle pip the arm hid, was read at 0.91. (On a card seen whole,
+        # the rival's better turn is the one to beat.)
         rows = [j]
         turned = _other_turn(t, score, j)
-        if covered >= TURN_COVERED and float(score[turned]) <= 4.0 * s1 + 0.015:
+        if covered >= TURN_COVERED and not far_worse(turned):
             rows.append(turned)
         m_j, j = min(((against_row(r), r) for r in rows), key=lambda a: -1.0 if a[0] is None else a[0])
         if m_j is None:
