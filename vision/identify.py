@@ -934,9 +934,10 @@ def _decide(pic: np.ndarray, t: _Templates, strict: bool = False, fitted: tuple 
         # the eight, whose other middle pip the arm hid, was read at 0.91. (On a card seen whole,
         # the rival's better turn is the one to beat.)
         rows = [j]
-        turned = _other_turn(t, score, j)
-        if covered >= TURN_COVERED and not far_worse(turned):
-            rows.append(turned)
+        if covered >= TURN_COVERED:  # (a card seen whole, the common case, asks nothing more)
+            turned = _other_turn(t, score, j)
+            if not far_worse(turned):
+                rows.append(turned)
         m_j, j = min(((against_row(r), r) for r in rows), key=lambda a: -1.0 if a[0] is None else a[0])
         if m_j is None:
             margins.append((0.0, j))  # the two cards differ only under the cover: undecidable
