@@ -2131,8 +2131,8 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
     known_quads = [np.asarray(q, np.float32).reshape(4, 2) for q in known or []]
     sure: list[np.ndarray] = list(known_quads)  # hypotheses centred on these are not read
     sure_as: list[tuple[str, str | None] | None] = [None] * len(sure)  # ... the card each names
-    closed: list[bool] = [True] * len(sure)  # ... and whether its outline shows all round (OUTLINE_CLOSED)
-    shown: list[float] = [np.inf] * len(sure)  # ... and how well its outline shows (_shows)
+    open_shows: list[float | None] = [None] * len(sure)  # ... and, where its outline does not show all
+    # round (OUTLINE_CLOSED), how well it shows (_shows): only then is it contested
 
     def claim(det: Detection, m: _Match) -> None:
         """Keep a blob read unless a single card or a read that _holds_place holds its place; it
@@ -2168,8 +2168,7 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
         if rank == BEST_RANK:
             sure.append(q)
             sure_as.append((det.code, det.back))
-            closed.append(shut)
-            shown.append(_shows(support))
+            open_shows.append(None if shut else _shows(support))
 
     def settled(det: Detection) -> bool:
         """Is this unsure read's place held already: by a single card, or by a sure blob read
@@ -2184,13 +2183,13 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
         named = det.code != UNKNOWN or det.back is not None  # (a read below MIN_CONFIDENCE is not)
         q = np.array(det.corners, np.float32)
         return any(_inside(at, kq) and (card is None or card == (det.code, det.back) or _twins(det.code, card[0])
-                                        or (not named and not contests(q, shut, show)))
-                   for kq, card, shut, show in zip(sure, sure_as, closed, shown, strict=True))
+                                        or (not named and not contests(q, show)))
+                   for kq, card, show in zip(sure, sure_as, open_shows, strict=True))
 
-    def contests(q: np.ndarray, shut: bool, show: float) -> bool:
-        """Does a quad of another card contest a sure read it is centred on? Only where the sure
-        read's outline does not show all round, and the quad's shows better."""
-        return not shut and _shows(_support(image, q)) > show
+    def contests(q: np.ndarray, show: float | None) -> bool:
+        """Does a quad of another card contest a sure read it is centred on, whose outline shows
+        so (open_shows)? Only where that outline does not show all round, and the quad's shows better."""
+        return show is not None and _shows(_support(image, q)) > show
 
     work = list(cands)
     for c in work:  # (a single not read surely adds its pile tops to the end of the work)
@@ -2211,7 +2210,7 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
                 work += pile_tops(image, c)
             continue
         if any(_inside(tuple(c.corners.mean(axis=0)), kq) and not _same_card(c.corners, kq)
-               and not contests(c.corners, shut, show) for kq, shut, show in zip(sure, closed, shown, strict=True)):
+               and not contests(c.corners, show) for kq, show in zip(sure, open_shows, strict=True)):
             continue  # (another quad of a sure read's card is read: it may contradict it; so is a
             # quad centred on a sure read whose outline does not show all round, where its own shows better)
         det, m = _twin_resettled(image, deck, *_read_region(image, c.corners, deck, refine=False, search=False, strict=True))

@@ -58,15 +58,13 @@ def unshaded(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.nda
         # (a pixel's centre x lies at (x + 0.5) * scale - 0.5 in the smaller picture)
         found = _light_share(small, _filled(small.shape[:2], (q - origin + 0.5) * scale - 0.5),
                              WORK_REACH, 50 * float(scale.prod()))
-        if found is None:
-            return seen.copy(), origin, 0.0
-        light, shaded = found
-        light = cv2.resize(light, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_LINEAR)
     else:
         found = _light_share(crop, inside, r)
-        if found is None:
-            return seen.copy(), origin, 0.0
-        light, shaded = found
+    if found is None:
+        return seen.copy(), origin, 0.0
+    light, shaded = found
+    if light.shape != inside.shape:
+        light = cv2.resize(light, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_LINEAR)
     share = np.where(inside > 0, light, 1.0).astype(np.float32)  # (off the card none is taken out)
     return np.clip(crop / share[:, :, None], 0, 255).astype(image.dtype), origin, shaded
 
