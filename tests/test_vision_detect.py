@@ -30,6 +30,22 @@ def _scene():
     return deck, res
 
 
+def test_corner_gap_is_the_largest_corner_distance_whatever_the_corners_order() -> None:
+    """How far one quad lies from another, corner by corner, however the second one's corners
+    are listed (from any corner, either way round): its largest corner distance at the best
+    pairing."""
+    rng = np.random.default_rng(2)
+    for _ in range(50):
+        a = rng.uniform(0, 500, (4, 2))
+        b = a + rng.normal(0, 5, (4, 2))
+        best = float(np.linalg.norm(a - b, axis=1).max())
+        for listed in (b, b[::-1], np.roll(b, 1, axis=0), np.roll(b[::-1], 3, axis=0)):
+            assert corner_gap(a, listed) == pytest.approx(best, abs=1e-3)
+    square = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float32)
+    assert corner_gap(square, square + [3, 4]) == pytest.approx(5.0)
+    assert corner_gap(square, np.roll(square, 2, axis=0)) == 0.0  # the same quad, listed otherwise
+
+
 def test_single_cards_are_found_within_a_few_px() -> None:
     _, res = _scene()
     cands = find_candidates(res.image)
