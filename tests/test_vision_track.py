@@ -1064,6 +1064,54 @@ def test_a_card_in_a_hands_shadow_and_partly_under_it_lay_as_now():
     assert tracker._moved_thin(grey(covered), b, foot, mask) is None
 
 
+@pytest.mark.parametrize("signs, fit, rest", [((15, 3), 207.0, 2), ((16, 16), 207.0, 9),
+                                             ((7, 43), 40534.0, 9)])
+def test_a_weak_one_sided_slide_on_what_an_arm_leaves_showing_does_not_date_a_rest(signs, fit, rest):
+    """Dating a card's rest, frame by frame back in time: it lay as now in frames 2-4, then the
+    next player's arm came over most of it (5-8) and left (9-11). In frame 5, on the quarter left
+    showing, the arm's rim was fitted as a weak slide, its edges changed mostly one way (a six of
+    hearts so was told 21 frames late, from that arm's seat): that does not tell the card moved,
+    so it came to rest in frame 2. A weak slide that changes its edges both ways is the card
+    sliding in under the hand that lays it, and so is one fitted far beyond the noise (a clean
+    picture, 40,534 times): it was first seen at rest as the arm left."""
+    tracker, _ = _bare_tracker()
+    tracker._setup(np.zeros((900, 1100, 3), np.uint8))  # image px = table mm
+    sw, sh = tracker.size
+    quad = np.array([[520, 400], [583, 404], [578, 492], [515, 488]], np.float64)
+    # what the rest test makes of each frame: the card elsewhere (True), as now (False), a weak
+    # slide under an arm, or hidden (None)
+    script = [True, True, False, False, False, "slide", None, None, None, False, False, False]
+
+    def moved_thin(a, b, foot, hand):
+        seen = script[int(a.flat[0])]
+        tracker._broad_move, tracker._slide_px, tracker._slide_fit = seen is not False, 0.0, 0.0
+        tracker._arm_over = {"slide": 0.75, None: 1.0}.get(seen, 0.0)
+        if seen == "slide":
+            tracker._broad_move, tracker._thin_signs = False, signs
+            tracker._slide_px, tracker._slide_fit = 0.46, fit
+            return True
+        return seen
+
+    tracker._moved_thin = moved_thin
+    for k in range(len(script)):  # each frame's picture holds its index, for moved_thin
+        tracker._hist.append((k, np.full((2 * sh, 2 * sw), k, np.uint8), None, [], None))
+    tracker._mid_now = np.zeros((2 * sh, 2 * sw), np.uint8)
+    assert tracker._rest_and_hidden(quad, len(script))[0] == rest
+
+
+def test_a_card_sliding_in_under_a_hand_changes_its_edges_both_ways():
+    """What the walk above leans on: a card moved by a third of a pixel, six tenths of it under
+    an arm, is a weak slide that changes the edges left showing both ways, not an arm's rim."""
+    tracker, grey, now, foot, b = _card_looked_at()
+    ys = np.arange(now.shape[0])[:, None] * np.ones((1, now.shape[1]))
+    fy = np.nonzero(foot)[0]
+    arm = ys < fy.min() + 0.6 * (fy.max() - fy.min())
+    before = np.where(arm, 150.0 + 10 * np.sin(ys), _moved_by(now, 0.3, 0.1))
+    assert tracker._moved_thin(grey(before), b, foot, arm)
+    assert tracker._arm_over >= 0.5
+    assert not tracker._arm_rim_like()
+
+
 def test_a_card_still_there_under_heavy_sensor_noise_is_not_gone():
     """Dating a take-back: the frames, back in time, in which the card still lay as in the
     reference picture. Heavy sensor noise pushes a few pixels of an unchanged card past a fixed

@@ -43,9 +43,10 @@ going back from the frame that settled it, each picture is compared with the cur
 the card's footprint: broad changes (hands, shadows) are left out; what is left means it was
 still sliding when it is explained, far beyond the sensor noise, as the card's own edges and
 print moved by a small shift and turn, unless it lies in one corner only (fingers lifting off
-it). Frames in which a hand hides most of it are skipped. A read of a card's own code where it
-lies is that card again, unless an arm lay over it and the outline now lies elsewhere with the
-card below still showing beside it, or its own picture as it showed when told, turned or shifted
+it). Frames in which a hand hides most of it are skipped, and so are those in which what a
+hand leaves showing changed as an arm's rim does (a weak slide, its edges changed one way). A
+read of a card's own code where it lies is that card again, unless an arm lay over it and the
+outline now lies elsewhere with the card below still showing beside it, or its own picture as it showed when told, turned or shifted
 a few mm, fits the place far better than as it lay: then it is a copy laid on it (a Wig Out
 pile), where that picture moved to. (A copy laid at the very pose of the one below shows only
 while it slides in: not told.) A card a hand lies over while its region is read keeps its place
@@ -120,6 +121,14 @@ ARM_OVER = 0.25  # share of a card's footprint under an arm's mask from which a 
 # seems to lie elsewhere may be the arm carrying something over it (a card, white on white, reaching
 # beyond the mask): the rest walk looks on back, and if the card lay as now before (a still picture,
 # no move fitted beyond SLIDE_PX where an arm is over it too), it was hidden there
+ARM_HIDES = 0.5  # ... and from which a slide fitted on the rest of it less than STRONG_SLIDE_FIT
+# times beyond the noise, its edges changed mostly one way (the other way fewer than ONE_SIDED as
+# many), does not tell either: an arm's rim and shadow moving along the few edges left showing are
+# fitted so (a six of hearts at rest, three quarters under the next player's arm: a slide of
+# 0.46 px fitted 207 times the noise on its last quarter, its edges 15 pixels brighter and 3
+# darker, and it was told 21 frames late, from that arm's seat); a card sliding in under the hand
+# that lays it changes them both ways
+ONE_SIDED = 0.25
 BROAD_UNHIDDEN = 0.2  # share of a card's footprint changed broadly, no hand over it, from which ...
 OUTLINE_KEPT = 0.3  # ... the card's outline must show in the past picture this strongly (or it lay elsewhere)
 LINE_TIE = 0.1  # arms whose lines to a card stay inside their blob this nearly alike: the one ending there laid it
@@ -377,6 +386,8 @@ class Tracker:
         self._arm_over = 0.0  # _moved_thin's share of the card's footprint under an arm's mask
         self._broad_move = False  # _moved_thin's move was a broad change (not the card seen sliding)
         self._slide_px = 0.0  # the move _slid fitted last (mid-resolution px), whether or not a slide
+        self._slide_fit = 0.0  # ... and how far beyond the noise it explained the difference
+        self._thin_signs = (0, 0)  # _moved_thin's edge pixels changed brighter, darker
         self._noise = 0.0
         self._edges = np.zeros((1, 1), bool)
         self._rim = np.zeros((1, 1), bool)
@@ -1725,10 +1736,14 @@ class Tracker:
         picture, is the card lying elsewhere then (many pixels away, still on its way).
         Sets _slid_there: whether a move found was the card sliding a little where it lies now,
         _broad_move: whether it was a broad change instead, _arm_over: the share of the
-        footprint under the hand mask, and _slide_px: the move _slid fitted, if it was asked."""
+        footprint under the hand mask, _slide_px and _slide_fit: the move _slid fitted and how
+        far beyond the noise, if it was asked, and _thin_signs: how many of the card's edge
+        pixels changed brighter and darker, where a slide was fitted."""
         self._slid_there = False
         self._broad_move = True
         self._slide_px = 0.0
+        self._slide_fit = 0.0
+        self._thin_signs = (0, 0)
         self._arm_over = 0.0 if hand is None else np.count_nonzero(foot & hand) / max(1, self._foot_n)
         d = cv2.absdiff(a, b)
         big = (d > max(self.rest_threshold, 4.0 * self._noise)).astype(np.uint8)
@@ -1763,6 +1778,7 @@ class Tracker:
         # card at rest change one corner of it only), unless the slide is strong (STRONG_SLIDE_*)
         thin = big.astype(bool) & valid & self._edges
         signs = (np.count_nonzero(thin & (a > b)), np.count_nonzero(thin & (a < b)))
+        self._thin_signs = signs
         if self.debug:
             print("   thin up", signs[0], "down", signs[1])
         if min(signs) < 2 and not (strong and max(signs) >= STRONG_SLIDE_THIN):
@@ -1771,6 +1787,14 @@ class Tracker:
         fy, fx = np.nonzero(foot)
         self._slid_there = len(set(zip((ys > fy.mean()).tolist(), (xs > fx.mean()).tolist(), strict=True))) >= 2
         return self._slid_there
+
+    def _arm_rim_like(self) -> bool:
+        """Was the slide _moved_thin found a weak one, on the little of the card an arm left
+        showing, its edges changed mostly one way? An arm's rim and shadow are fitted so too
+        (ARM_HIDES)."""
+        up, down = self._thin_signs
+        return (self._arm_over >= ARM_HIDES and self._slide_fit < STRONG_SLIDE_FIT
+                and min(up, down) < ONE_SIDED * max(up, down))
 
     def _detail_matched(self, a: np.ndarray, b: np.ndarray, foot: np.ndarray) -> float:
         """The share of the card's fine detail (the picture now, b, less its blur) that the past
@@ -1832,6 +1856,7 @@ class Tracker:
         noise = 2.0 * max(self._noise, 1.0) ** 2  # variance of the difference of two noisy frames
         move = float(np.hypot(sol[0], sol[1])) + float(np.hypot(x, y).max()) * abs(float(sol[2]))
         self._slide_px = move
+        self._slide_fit = gain / noise
         if self.debug:
             print("   slide fit", round(gain / noise, 1), "noise, moved px", round(move, 2))
         return (gain > SLIDE_FIT * noise and move > SLIDE_PX,
@@ -1879,9 +1904,10 @@ class Tracker:
             moved = self._moved_thin(grey[box], now, foot, self._hand_mid(hand, box))
             if self.debug:
                 print("  k", k, moved, round(self._arm_over, 2))
-            if moved and self._broad_move and self._arm_over >= ARM_OVER:
+            if moved and self._arm_over >= ARM_OVER and (self._broad_move or self._arm_rim_like()):
                 # a broad change, an arm over part of it: the card on its way in the hand that
-                # lays it, or something carried over it as it lay; earlier frames tell (ARM_OVER)
+                # lays it, or something carried over it as it lay; so too a weak one-sided slide
+                # on the little of it an arm leaves showing; earlier frames tell (ARM_OVER, ARM_HIDES)
                 if held_back is None:
                     held_back = self._walk_answer(first, unknown_since)
                 moved = None
