@@ -1906,3 +1906,25 @@ def test_a_pile_top_outlined_by_the_card_below_is_found_by_the_wide_read(seed: i
     found = identify_region(img, under, deck, strict=True, wide=True)
     assert (found.code, found.face_up) == ("6H", True) and found.confidence >= 0.9
     assert np.linalg.norm(np.mean(found.corners, axis=0) - top.mean(axis=0)) < 3
+
+
+def test_a_read_across_a_table_marker_is_of_no_card() -> None:
+    """A table marker found in the picture shows whole: nothing lies on it, so an outline across
+    its black square is of no card (a patch of blue felt beside a marker, its white margin taken
+    for a Wonky card's white index corner, was read as a blue small block card at 1.0). A card
+    beside a marker is read, and so is one laid over a marker: the marker it hides is not found."""
+    from vision.identify import _across_marker
+    from vision.render import CameraSpec, CardPose, Look, Renderer
+
+    square = np.array([[100, 100], [140, 100], [140, 140], [100, 140]], np.float32)
+    beside = np.array([[40, 90], [99, 90], [99, 170], [40, 170]], np.float32)
+    assert not _across_marker(beside, [square])
+    assert _across_marker(beside + [12, 0], [square])  # over 11 of its 40 px
+    deck = get_deck("wonky")
+    marker_mm = 50.0 * 1.3  # the marker's square with its white margin, from the table's corner
+    for x_mm, y_mm in ((marker_mm + 40.0, 60.0), (40.0, 40.0)):  # beside marker 0; over it
+        r = Renderer(CameraSpec(width=1280, height=720), Look.clean(), 1100, 900,
+                     np.random.default_rng(1))
+        img = r.render([CardPose(deck, "BS", x_mm, y_mm, 0.0)], [], np.random.default_rng(0)).image
+        codes = [d.code for d in identify(img, deck)]
+        assert "BS" in codes, (x_mm, y_mm, codes)

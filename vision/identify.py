@@ -70,7 +70,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.calibrate import play_area
+from vision.calibrate import MARKER_MARGIN, play_area
 from vision.decks import Deck
 from vision.detect import (
     MAX_SKEW_DEG,
@@ -1976,6 +1976,20 @@ def _mostly_known(corners: np.ndarray, known: list[np.ndarray]) -> bool:
 
 
 AREA_MARGIN = 0.05  # share of the play area's size by which a card's centre may lie outside it
+ON_MARKER = 0.05  # share of a table marker's black square a read's outline may cover: a marker
+# found in the picture shows whole, nothing lies on it, so an outline across it is of no card (a
+# patch of blue felt beside a marker, its white margin taken for a Wonky card's white index
+# corner, read as a blue small block card at 1.0, its outline over 0.11 of the marker)
+
+
+def _across_marker(corners, marker_squares: list[np.ndarray]) -> bool:
+    """Does this outline cover more than ON_MARKER of a marker's square (image px)?"""
+    q = np.asarray(corners, np.float32).reshape(4, 2)
+    for square in marker_squares:
+        covered, _ = cv2.intersectConvexConvex(q, square)
+        if covered > ON_MARKER * cv2.contourArea(square):
+            return True
+    return False
 
 SAME_CARD = 0.2  # quads whose corners lie within this share of the short side: the same card
 
@@ -2109,7 +2123,7 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
     area: the play area's outline (image corners); outlines centred outside it (grown by
     AREA_MARGIN) are not read. markers: look for the table's corner markers in the picture
     (vision.calibrate.play_area): the markers are known, and where all four show, the area
-    they mark is the play area. Of the outlines a rendered table gave, over a third lay on the
+    they mark is the play area; a read across a marker is of no card (ON_MARKER). Of the outlines a rendered table gave, over a third lay on the
     markers or on the table's own corners against the floor, and each cost a read.
     """
     known = list(known or [])
@@ -2264,4 +2278,6 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
         q = np.array(d.corners, np.float32)
         return any(_overlaps(q, kq) and k.confidence > d.confidence for k, kq, _, _, _ in kept)
     out = [d for d in out if d.confidence >= 0.9 or not outdone(d)]
-    return out + [k[0] for k in kept]
+    squares = [(q.mean(axis=0) + (q - q.mean(axis=0)) / MARKER_MARGIN).astype(np.float32)
+               for q in marker_quads]  # (play_area gives them with their white margin)
+    return [d for d in out + [k[0] for k in kept] if not _across_marker(d.corners, squares)]
