@@ -1991,6 +1991,7 @@ def _across_marker(corners, marker_squares: list[np.ndarray]) -> bool:
             return True
     return False
 
+
 SAME_CARD = 0.2  # quads whose corners lie within this share of the short side: the same card
 
 
@@ -2123,8 +2124,9 @@ def identify(image: np.ndarray, deck: Deck, card_px: float | None = None,
     area: the play area's outline (image corners); outlines centred outside it (grown by
     AREA_MARGIN) are not read. markers: look for the table's corner markers in the picture
     (vision.calibrate.play_area): the markers are known, and where all four show, the area
-    they mark is the play area; a read across a marker is of no card (ON_MARKER). Of the outlines a rendered table gave, over a third lay on the
-    markers or on the table's own corners against the floor, and each cost a read.
+    they mark is the play area; a read across a marker is of no card (ON_MARKER). Of the
+    outlines a rendered table gave, over a third lay on the markers or on the table's own
+    corners against the floor, and each cost a read.
     """
     known = list(known or [])
     marker_quads: list[np.ndarray] = []
