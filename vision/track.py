@@ -46,12 +46,12 @@ print moved by a small shift and turn, unless it lies in one corner only (finger
 it). Frames in which a hand hides most of it are skipped, and so are those in which what a
 hand leaves showing changed as an arm's rim does (a weak slide, its edges changed one way). A
 read of a card's own code where it lies is that card again, unless an arm lay over it and the
-outline now lies elsewhere with the card below still showing beside it, or its own picture as it showed when told, turned or shifted
-a few mm, fits the place far better than as it lay: then it is a copy laid on it (a Wig Out
-pile), where that picture moved to. (A copy laid at the very pose of the one below shows only
-while it slides in: not told.) A card a hand lies over while its region is read keeps its place
-out of the reference until the hand has gone, and a card on top again as the card over it leaves
-is asked at once whether it went too (a gathered pattern).
+outline now lies elsewhere with the card below still showing beside it, or its own picture as
+it showed when told, turned or shifted a few mm, fits the place far better than as it lay: then
+it is a copy laid on it (a Wig Out pile), where that picture moved to. (A copy laid at the very
+pose of the one below shows only while it slides in: not told.) A card a hand lies over while
+its region is read keeps its place out of the reference until the hand has gone, and a card on
+top again as the card over it leaves is asked at once whether it went too (a gathered pattern).
 Seats: a card that was seen in a seat zone before carries that zone (from_zone) and seat (when
 it can be that card: players' decks repeat codes, and no card moves into another seat's zone,
 nor from the middle of the table into one); otherwise the seat of the arm whose blob covered it
