@@ -137,6 +137,29 @@ def test_a_face_moved_by_a_quarter_pixel_is_a_slice_of_one_finer_drawing() -> No
         assert np.abs(moved - sliced)[inside].max() < 0.02, (sx, sy)
 
 
+def test_the_whole_print_fits_the_light_as_least_squares_over_the_card_does() -> None:
+    """_WholePrint.error solves its light (an offset and a gain, each a plane across the card) by
+    normal equations built from sums kept per card: the same misfit near the marks as a least
+    squares fit of the six terms over every pixel of the card, for each face, blur and move."""
+    from vision.pair_read import _seen, _WholePrint
+
+    img, quads = _small_table(3, codes=["5S", "7H"])
+    for code, q in zip(["5S", "7H"], quads, strict=True):
+        faces = _with_twin(code)
+        crop, cq, soft, hide, _ = _seen(img, q, faces)
+        fit = _WholePrint(crop, cq, soft, hide)
+        assert fit.n > 1000 and fit.n_marked > 100
+        x, y, seen = fit.x, fit.y, fit.seen
+        h, w = crop.shape
+        for face, sigma, dy, dx in ((0, 0.8, 2, 2), (1, 1.4, 0, 4), (0, 2.0, 3, 1)):
+            moved = np.ascontiguousarray(fit.drawn[face][dy::fit.fine, dx::fit.fine][:h, :w])
+            t = cv2.GaussianBlur(moved, (0, 0), sigma)[fit.inside].astype(np.float64)
+            terms = np.column_stack([np.ones_like(t), x, y, t, t * x, t * y])
+            beta = np.linalg.lstsq(terms, seen, rcond=None)[0]
+            left = (seen - terms @ beta)[fit.marked]
+            assert fit.error(face, sigma, dy, dx) == pytest.approx(float(left @ left), rel=1e-6), (code, face)
+
+
 def _cards_in_a_row(seed: int, codes: list[str], cloth: tuple[int, int, int] = (40, 90, 50),
                     light: float = 1.0, blur: float = 1.0) -> tuple[np.ndarray, list[str], list[np.ndarray]]:
     """Six cards about 56 px wide in a row, at random turns, drawn as a camera sees print

@@ -346,6 +346,13 @@ INSET_PX = 3  # image px: the card's border left out (its edge is where the outl
 MARKS_REACH = 3  # image px: what each face leaves unexplained is counted this near where the two differ
 
 
+# The normal equations of (1, x, y, t, t x, t y) from 18 sums: the six moments (1, x, y, x x, x y,
+# y y) summed plain, times t and times t * t. Entry (i, j) is the moment of (1, x, y)[i % 3] times
+# (1, x, y)[j % 3], times t to the power i // 3 + j // 3.
+_SQUARE = np.array([[0, 1, 2], [1, 3, 4], [2, 4, 5]])
+_NORMAL = np.array([[6 * (i // 3 + j // 3) + _SQUARE[i % 3, j % 3] for j in range(6)] for i in range(6)])
+
+
 class _WholePrint:
     """Both faces drawn through one quad and fitted to the whole card at once: one camera blur,
     the light as a plane (an offset and a gain that vary linearly across the card), each face
@@ -377,6 +384,11 @@ class _WholePrint:
         self.x = xs / w - 0.5
         self.y = ys / h - 0.5
         self.seen = crop[self.inside].astype(np.float64)
+        # the light's plane and gain fitted by the normal equations, whose sums over the card are
+        # those of t and t * t against these six (1, x, y and their products): t varies, they do not
+        x, y = self.x, self.y
+        self.moments = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y])
+        self.sums, self.plain = self.moments.sum(axis=1), self.moments[:3] @ self.seen
         fine = round(1 / float(np.diff(WHOLE_MOVES).min()))
         self.fine = fine
         self.first = [fine // 2 - round(m * fine) for m in WHOLE_MOVES]  # each move's first px on the fine grid
@@ -389,23 +401,38 @@ class _WholePrint:
         near_marks = self.seen[self.marked]
         self.n_marked = int(near_marks.size)
         self.spread = float(((near_marks - near_marks.mean()) ** 2).sum()) if self.n_marked else 0.0
+        self.xm, self.ym, self.seen_marked = self.x[self.marked], self.y[self.marked], near_marks
+        self.errors: dict[tuple[int, float, int, int], float] = {}
 
     def error(self, face: int, sigma: float, dy: int | None = None, dx: int | None = None) -> float:
         """What the face leaves unexplained (sum of squares, near the marks) at this blur and move
         (a slice of the fine drawing; the middle one: unmoved), the light fitted on the whole card."""
+        mid = self.fine // 2
+        key = (face, sigma, mid if dy is None else dy, mid if dx is None else dx)
+        if key not in self.errors:  # (the blur search's unmoved faces are tried again among the moves)
+            self.errors[key] = self._error(*key)
+        return self.errors[key]
+
+    def _error(self, face: int, sigma: float, dy: int, dx: int) -> float:
+        """error, worked out (dy, dx: the move's first px on the fine grid)."""
         h, w = self.shape
-        f, mid = self.fine, self.fine // 2
-        moved = np.ascontiguousarray(self.drawn[face][mid if dy is None else dy::f, mid if dx is None else dx::f][:h, :w])
+        f = self.fine
+        moved = np.ascontiguousarray(self.drawn[face][dy::f, dx::f][:h, :w])
         t = cv2.GaussianBlur(moved, (0, 0), sigma)[self.inside].astype(np.float64)
         if (t < 0).any():  # the blur or the move reached outside the card
             return np.inf
-        a = np.stack([np.ones_like(t), self.x, self.y, t, t * self.x, t * self.y])
-        ata, aty = a @ a.T, a @ self.seen  # least squares by its normal equations (6 unknowns)
+        # least squares for (1, x, y, t, t x, t y) by its normal equations (6 unknowns), their
+        # sums taken from the moments: no 6 x n matrix is formed (on a card of 5,952 px a call
+        # took 0.13 ms, against 0.20 to 0.25 ms forming it)
+        ata = np.concatenate((self.sums, self.moments @ t, self.moments @ (t * t)))[_NORMAL]
+        aty = np.concatenate((self.plain, self.moments[:3] @ (t * self.seen)))
         try:
             beta = np.linalg.solve(ata + 1e-9 * np.eye(6), aty)
         except np.linalg.LinAlgError:
             return np.inf
-        left = (self.seen - beta @ a)[self.marked]
+        tm = t[self.marked]
+        fitted = beta[0] + beta[1] * self.xm + beta[2] * self.ym + tm * (beta[3] + beta[4] * self.xm + beta[5] * self.ym)
+        left = self.seen_marked - fitted
         return float(left @ left)
 
     def best_moved(self, face: int, sigma: float) -> float:
