@@ -1487,16 +1487,19 @@ def test_an_outline_read_lately_whose_place_shows_as_it_did_is_not_read_again():
     """A card is read ahead while it waits out its settle frames, and again where its region
     settles, and two outline hypotheses of one card often lie a pixel apart: an outline within
     READ_AGAIN_PX of one read in the last READ_KEPT_FRAMES frames, on a picture that shows its
-    place as it did, takes that read. Further off, on a changed place, or later, it is read."""
-    from vision.track import READ_AGAIN_PX, READ_KEPT_FRAMES
+    place as it did, takes that read. Further off, on a changed place, or later, it is read. A
+    quick read answers a full one where it is sure of a card not covered (QUICK_ANSWERS_COVERED);
+    a full read never answers a quick one."""
+    from vision.track import QUICK_ANSWERS_COVERED, READ_AGAIN_PX, READ_KEPT_FRAMES, SURE
     from vision.types import Detection
 
     tracker, img, _ = _tracker_on((600, 380), (600, 380), 0.0)
     calls = []
+    answer = {"confidence": 1.0, "covered": 0.0}
 
     def reader(image, q, deck):
         calls.append(np.asarray(q).copy())
-        return Detection("9C", tuple((float(x), float(y)) for x, y in np.asarray(q)), 1.0)
+        return Detection("9C", tuple((float(x), float(y)) for x, y in np.asarray(q)), **answer)
 
     tracker._read = tracker._once_a_frame(reader, "read")
     tracker._read_quick = tracker._once_a_frame(reader, "quick")
@@ -1506,7 +1509,7 @@ def test_an_outline_read_lately_whose_place_shows_as_it_did_is_not_read_again():
     assert tracker._read(img, card + READ_AGAIN_PX * 0.9, tracker.deck) is first and len(calls) == 1
     assert tracker.stats["recalled"] == 1 and tracker.stats["reads"] == 1
     assert tracker._read(img, card + READ_AGAIN_PX * 1.5, tracker.deck) is not first and len(calls) == 2
-    assert tracker._read_quick(img, card, tracker.deck).code == "9C" and len(calls) == 3  # (another kind)
+    assert tracker._read_quick(img, card, tracker.deck) is not first and len(calls) == 3  # (not a full read)
 
     tracker._n += 5  # frames later: the same picture with fresh sensor noise takes the read
     noise = np.random.default_rng(3).integers(-6, 7, img.shape)
@@ -1518,6 +1521,18 @@ def test_an_outline_read_lately_whose_place_shows_as_it_did_is_not_read_again():
     tracker._n += READ_KEPT_FRAMES  # too long ago
     again = img.copy()
     assert tracker._read(again, card - 0.5, tracker.deck) is not first and len(calls) == 5
+
+    # a quick read answers a full one where it is sure of a card not covered
+    for confidence, cover, answers in ((1.0, 0.0, True), (SURE, 0.0, True), (SURE - 0.01, 0.0, False),
+                                       (1.0, QUICK_ANSWERS_COVERED, False), (1.0, 0.5, False)):
+        tracker._reads_kept.clear()
+        tracker._n += 1  # (a new frame)
+        tracker._this_frame = {}
+        answer.update(confidence=confidence, covered=cover)
+        n = len(calls)
+        quick = tracker._read_quick(img, card, tracker.deck)
+        assert len(calls) == n + 1
+        assert (tracker._read(img, card, tracker.deck) is quick) == answers and len(calls) == n + 2 - answers
 
 
 def test_a_card_read_surely_under_a_hand_is_read_on_its_outline_when_its_region_settles():

@@ -188,6 +188,7 @@ READ_AGAIN_PX = 1.5  # an outline whose corners all lie within this of one read 
 READ_KEPT_FRAMES = 30  # ... within this many frames, where its picture shows as it did (within
 # TOLD_CHANGED, its outline grown by READ_AROUND_PX), reads as it did then (_read_before)
 READ_AROUND_PX = 4
+QUICK_ANSWERS_COVERED = 0.1  # a sure quick read of a card less covered than this answers a full read
 
 
 def _default_readers(deck) -> tuple[Callable, Callable, Callable, Callable]:
@@ -446,11 +447,24 @@ class Tracker:
         while self._reads_kept and self._n - self._reads_kept[0].k > READ_KEPT_FRAMES:
             self._reads_kept.popleft()
         for kept in self._reads_kept:
-            if (kept.kind == kind and np.abs(kept.quad - q).max() <= READ_AGAIN_PX
+            if (self._answers(kept, kind) and np.abs(kept.quad - q).max() <= READ_AGAIN_PX
                     and kept.pixels.shape == img[kept.box[1]:kept.box[3], kept.box[0]:kept.box[2]].shape
                     and self._changed_share(img, kept.box, kept.pixels, kept.mask) <= TOLD_CHANGED):
                 return kept.read
         return None
+
+    @staticmethod
+    def _answers(kept: _KeptRead, kind: str) -> bool:
+        """Does a read of this kind answer a read of that kind on the same picture? Its own kind
+        does, and a quick read sure of a card not covered answers a full one, which would add
+        only a pose search where the templates alone were unsure, and read no shadow out
+        (SHADE_RETRY): a card at rest beside an arm, read quickly, was read again in full a frame
+        later, at 45 ms. (Not the other way: a full read of a jack of hearts' outline a pixel off,
+        searched onto the jack of diamonds at 0.92, answered the quick reads of that outline too,
+        and was told as a card that was not there; read quickly, as the tracker reads an outline
+        it must be sure of at once, it was not sure.)"""
+        return kept.kind == kind or ((kept.kind, kind) == ("quick", "read") and kept.read.confidence >= SURE
+                                     and kept.read.covered < QUICK_ANSWERS_COVERED)
 
     def _keep_read(self, img: np.ndarray, kind: str, q: np.ndarray, read: Detection) -> None:
         """Keep a read with its outline's picture (grown by READ_AROUND_PX: a read looks a
@@ -2740,6 +2754,8 @@ class Tracker:
         beside = np.zeros(sub.shape[:2], np.uint8)
         for o in self.model:
             at = np.round(np.asarray(o.quad, np.float32) - corner).astype(np.int32)
+            if (at.max(axis=0) < 0).any() or (at.min(axis=0) >= sub.shape[1::-1]).any():
+                continue  # wholly beside the picture asked about (most of the table's cards)
             cv2.fillConvexPoly(known, at, 1)
             if own_place and int((inside(o.quad) & place).sum()) > own_share:
                 continue  # the outline's own card: judged with its place
