@@ -1064,16 +1064,18 @@ def test_a_card_in_a_hands_shadow_and_partly_under_it_lay_as_now():
     assert tracker._moved_thin(grey(covered), b, foot, mask) is None
 
 
-@pytest.mark.parametrize("signs, fit, rest", [((15, 3), 207.0, 2), ((16, 16), 207.0, 9),
-                                             ((7, 43), 40534.0, 9)])
-def test_a_weak_one_sided_slide_on_what_an_arm_leaves_showing_does_not_date_a_rest(signs, fit, rest):
+@pytest.mark.parametrize("signs, fit, arm, rest", [((15, 3), 207.0, 0.75, 2), ((3, 19), 692.0, 0.14, 2),
+                                                  ((3, 19), 692.0, 0.0, 9), ((16, 16), 207.0, 0.75, 9),
+                                                  ((7, 43), 40534.0, 0.75, 9)])
+def test_a_weak_one_sided_slide_an_arm_over_the_card_does_not_date_a_rest(signs, fit, arm, rest):
     """Dating a card's rest, frame by frame back in time: it lay as now in frames 2-4, then the
-    next player's arm came over most of it (5-8) and left (9-11). In frame 5, on the quarter left
-    showing, the arm's rim was fitted as a weak slide, its edges changed mostly one way (a six of
-    hearts so was told 21 frames late, from that arm's seat): that does not tell the card moved,
-    so it came to rest in frame 2. A weak slide that changes its edges both ways is the card
-    sliding in under the hand that lays it, and so is one fitted far beyond the noise (a clean
-    picture, 40,534 times): it was first seen at rest as the arm left."""
+    next player's arm came over it (5-8) and left (9-11). In frame 5 the arm's rim was fitted as
+    a weak slide, its edges changed mostly one way (a six of hearts, three quarters under the
+    arm, so was told 21 frames late, from that arm's seat; a four of spades, a seventh under an
+    arm leaving it, 4 frames late): that does not tell the card moved, so it came to rest in
+    frame 2. With no arm over it, such a slide is the card's own. A weak slide that changes its
+    edges both ways is the card sliding in under the hand that lays it, and so is one fitted far
+    beyond the noise (a clean picture, 40,534 times): it was first seen at rest as the arm left."""
     tracker, _ = _bare_tracker()
     tracker._setup(np.zeros((900, 1100, 3), np.uint8))  # image px = table mm
     sw, sh = tracker.size
@@ -1085,7 +1087,7 @@ def test_a_weak_one_sided_slide_on_what_an_arm_leaves_showing_does_not_date_a_re
     def moved_thin(a, b, foot, hand):
         seen = script[int(a.flat[0])]
         tracker._broad_move, tracker._slide_px, tracker._slide_fit = seen is not False, 0.0, 0.0
-        tracker._arm_over = {"slide": 0.75, None: 1.0}.get(seen, 0.0)
+        tracker._arm_over = {"slide": arm, None: 1.0}.get(seen, 0.0)
         if seen == "slide":
             tracker._broad_move, tracker._thin_signs = False, signs
             tracker._slide_px, tracker._slide_fit = 0.46, fit

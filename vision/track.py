@@ -43,8 +43,8 @@ going back from the frame that settled it, each picture is compared with the cur
 the card's footprint: broad changes (hands, shadows) are left out; what is left means it was
 still sliding when it is explained, far beyond the sensor noise, as the card's own edges and
 print moved by a small shift and turn, unless it lies in one corner only (fingers lifting off
-it). Frames in which a hand hides most of it are skipped, and so are those in which what a
-hand leaves showing changed as an arm's rim does (a weak slide, its edges changed one way). A
+it). Frames in which a hand hides most of it are skipped, and so are those in which, an arm
+over the card, it changed as an arm's rim does (a weak slide, its edges changed one way). A
 read of a card's own code where it lies is that card again, unless an arm lay over it and the
 outline now lies elsewhere with the card below still showing beside it, or its own picture as
 it showed when told, turned or shifted a few mm, fits the place far better than as it lay: then
@@ -121,13 +121,14 @@ ARM_OVER = 0.25  # share of a card's footprint under an arm's mask from which a 
 # seems to lie elsewhere may be the arm carrying something over it (a card, white on white, reaching
 # beyond the mask): the rest walk looks on back, and if the card lay as now before (a still picture,
 # no move fitted beyond SLIDE_PX where an arm is over it too), it was hidden there
-ARM_HIDES = 0.5  # ... and from which a slide fitted on the rest of it less than STRONG_SLIDE_FIT
-# times beyond the noise, its edges changed mostly one way (the other way fewer than ONE_SIDED as
-# many), does not tell either: an arm's rim and shadow moving along the few edges left showing are
-# fitted so (a six of hearts at rest, three quarters under the next player's arm: a slide of
-# 0.46 px fitted 207 times the noise on its last quarter, its edges 15 pixels brighter and 3
-# darker, and it was told 21 frames late, from that arm's seat); a card sliding in under the hand
-# that lays it changes them both ways
+ARM_TOUCHES = 0.05  # share of a card's footprint under an arm's mask from which a slide fitted on
+# the rest of it less than STRONG_SLIDE_FIT times beyond the noise, its edges changed mostly one way
+# (the other way fewer than ONE_SIDED as many), does not tell either: an arm's rim and shadow moving
+# along the card's edges are fitted so (a six of hearts at rest, three quarters under the next
+# player's arm: a slide of 0.46 px fitted 207 times the noise on its last quarter, its edges 15
+# pixels brighter and 3 darker, told 21 frames late, from that arm's seat; a four of spades, an
+# arm leaving over a seventh of it: 0.21 px fitted 692 times, 3 brighter and 19 darker, told 4
+# frames late); a card sliding in under the hand that lays it changes them both ways
 ONE_SIDED = 0.25
 BROAD_UNHIDDEN = 0.2  # share of a card's footprint changed broadly, no hand over it, from which ...
 OUTLINE_KEPT = 0.3  # ... the card's outline must show in the past picture this strongly (or it lay elsewhere)
@@ -1803,11 +1804,10 @@ class Tracker:
         return self._slid_there
 
     def _arm_rim_like(self) -> bool:
-        """Was the slide _moved_thin found a weak one, on the little of the card an arm left
-        showing, its edges changed mostly one way? An arm's rim and shadow are fitted so too
-        (ARM_HIDES)."""
+        """Was the slide _moved_thin found a weak one, an arm over the card, its edges changed
+        mostly one way? An arm's rim and shadow are fitted so too (ARM_TOUCHES)."""
         up, down = self._thin_signs
-        return (self._arm_over >= ARM_HIDES and self._slide_fit < STRONG_SLIDE_FIT
+        return (self._arm_over >= ARM_TOUCHES and self._slide_fit < STRONG_SLIDE_FIT
                 and min(up, down) < ONE_SIDED * max(up, down))
 
     def _detail_matched(self, a: np.ndarray, b: np.ndarray, foot: np.ndarray) -> float:
@@ -1918,10 +1918,10 @@ class Tracker:
             moved = self._moved_thin(grey[box], now, foot, self._hand_mid(hand, box))
             if self.debug:
                 print("  k", k, moved, round(self._arm_over, 2))
-            if moved and self._arm_over >= ARM_OVER and (self._broad_move or self._arm_rim_like()):
+            if moved and ((self._arm_over >= ARM_OVER and self._broad_move) or self._arm_rim_like()):
                 # a broad change, an arm over part of it: the card on its way in the hand that
-                # lays it, or something carried over it as it lay; so too a weak one-sided slide
-                # on the little of it an arm leaves showing; earlier frames tell (ARM_OVER, ARM_HIDES)
+                # lays it, or something carried over it as it lay; so too a weak one-sided slide,
+                # an arm over the card; earlier frames tell (ARM_OVER, ARM_TOUCHES)
                 if held_back is None:
                     held_back = self._walk_answer(first, unknown_since)
                 moved = None
