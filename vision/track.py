@@ -460,10 +460,10 @@ class Tracker:
         does, and a quick read sure of a card not covered answers a full one, which would add
         only a pose search where the templates alone were unsure, and read no shadow out
         (SHADE_RETRY): a card at rest beside an arm, read quickly, was read again in full a frame
-        later, at 45 ms. (Not the other way: a full read of a jack of hearts' outline a pixel off,
-        searched onto the jack of diamonds at 0.92, answered the quick reads of that outline too,
-        and was told as a card that was not there; read quickly, as the tracker reads an outline
-        it must be sure of at once, it was not sure.)"""
+        later, at 45 ms. (Not the other way: tried, a full read of a jack of hearts' outline fitted
+        onto the card below it, the jack of diamonds at 0.92, answered the quick reads of outlines
+        within a pixel of it, and a jack of diamonds that was not there was told; reading those
+        outlines itself, the tracker told none.)"""
         return kept.kind == kind or ((kept.kind, kind) == ("quick", "read") and kept.read.confidence >= SURE
                                      and kept.read.covered < QUICK_ANSWERS_COVERED)
 
