@@ -301,6 +301,24 @@ def test_suit_silhouettes_a_few_camera_pixels_high_are_not_sure(pip_px: float, s
     assert (conf >= 0.9) == sure and (conf < 0.5) != sure, conf
 
 
+@pytest.mark.parametrize("corner, pips, sure", [
+    ({"H": 0.618, "D": 0.842}, {"H": 0.885, "D": 0.772}, False),  # the dim four of hearts' witnesses
+    ({"H": 0.842, "D": 0.618}, {"H": 0.885, "D": 0.772}, True),  # the same, agreeing
+    ({"H": 0.75, "D": 0.78}, {"H": 0.95, "D": 0.72}, True)])  # a corner that hardly favours either
+def test_an_index_whose_corner_and_pips_name_two_suits_is_not_sure_of_either(corner, pips, sure) -> None:
+    """The corner's suit symbol and the pips are two witnesses of one suit, and their silhouette
+    scores were summed: a dim, blurred four of hearts whose corner fitted the diamond better by
+    0.22 and whose pips fitted the heart by 0.11 was read as the four of diamonds fully surely
+    (the tracker told a diamond that was not there, and the heart late, from another seat).
+    Where each clearly favours another suit, neither is read surely."""
+    cr = index_reader._CornerRead({r: 0.4 for r in index_reader.RANKS} | {"4": 0.9},
+                                  {"S": 0.8, "C": 0.78} | corner, 0.4, 1.0, (), 7.0)
+    seen = index_reader._Pips("4", {"S": 0.85, "C": 0.85} | pips, 0.4, (), 7.0)
+    code, conf = index_reader._decide(cr, seen)
+    assert code[:-1] == "4"
+    assert (conf >= 0.9) == sure and (conf < 0.5) != sure, (code, conf)
+
+
 @pytest.mark.parametrize("suit_px,sure", [(4.0, False), (4.8, False), (6.0, True)])
 def test_an_index_without_pips_to_witness_it_is_not_sure_when_tiny(suit_px: float, sure: bool) -> None:
     """Without pips to count (a court card, or pips not found), the rank glyph alone decides the

@@ -44,6 +44,8 @@ SHAPE_DOUBT = 6.0  # a card's suit_shapes score (see _decide) this low decides n
 SHAPE_SURE = 5.0  # ... and this much above it makes the suit sure
 SILHOUETTE_VETO = 0.8  # silhouettes this sure of a suit overrule a grey-level shape that says another
 SILHOUETTE_BLACK = 0.45  # the most a spade or club read from its silhouette alone is trusted
+WITNESSES_DISAGREE = 0.05  # silhouette score by which the corner's symbol and the pips each favour
+# another suit (of the two of their colour): neither is read surely
 SILHOUETTE_PX = (3.5, 4.5)  # suit symbols (camera px high) from which silhouettes begin to count, and count fully
 ALONE_PX = (4.5, 5.5)  # ... and an index without pips to witness it (measured by its suit symbol)
 OCCLUDER_MM = 8.0  # ink from the card's edge this thick on average (area / length) covers it
@@ -539,6 +541,15 @@ def _decide(cr: _CornerRead, pips: _Pips) -> tuple[str, float]:
     suits = {s: cr.suits[s] + (pips.suits[s] if use_pips else cr.suits[s]) for s in allowed}
     suit, s_best, s_margin = _margin(suits)
     conf_s = float(np.clip(s_margin / 0.1, 0, 1) * np.clip((s_best / 2 - 0.4) / 0.2, 0, 1))
+    if use_pips:
+        # the corner's symbol and the pips are two witnesses of one suit: where each favours
+        # another suit clearly, their sum is no read of it (a dim four of hearts, blurred: its
+        # corner's symbol fitted the diamond better by 0.22, its pips the heart by 0.11, and the
+        # sum named the diamond fully surely)
+        a, b = allowed
+        by_corner, by_pips = cr.suits[a] - cr.suits[b], pips.suits[a] - pips.suits[b]
+        if by_corner * by_pips < 0 and min(abs(by_corner), abs(by_pips)) >= WITNESSES_DISAGREE:
+            conf_s = 0.0
     # a symbol a few camera pixels high is a blob: any suit's silhouette fits it about as well
     seen_px = max(cr.suit_px, pips.pip_px if use_pips else 0.0)
     conf_s *= float(np.clip((seen_px - SILHOUETTE_PX[0]) / (SILHOUETTE_PX[1] - SILHOUETTE_PX[0]), 0, 1))
