@@ -1603,6 +1603,19 @@ def _benchmark_game(game: str, seed: int, duration: float):
     return _tracked(sim, deck, lay)
 
 
+def test_a_card_laid_where_arms_have_joined_is_told_from_the_arm_that_carried_it():
+    """The standard deck, the tracking benchmark's seed 1003: seat 4's hand brings a six of
+    spades in from the right as seat 3's arm reaches down past it to a place beyond; the two
+    touch over the card from the frame it lands, one blob with two crossings, and seat 2's arm
+    joins them. Seat 3's straight line from the edge stayed inside the blob and went on less
+    far past the card than seat 4's (which ran on into seat 2's arm): the six was told from
+    seat 3. Shared out by where each arm was a frame before (split_arms), seat 4's arm alone
+    ends at the card."""
+    obs, truth = _benchmark_game("standard", 1003, 3.1)
+    assert [(e.kind, e.seat) for e in truth if getattr(e, "code", None) == "6S"] == [("card_rest", 4)]
+    assert [(o.kind, o.seat) for o in obs if getattr(o, "code", None) == "6S"] == [("card_rest", 4)]
+
+
 def test_a_card_another_seat_carries_a_card_over_keeps_its_rest_time():
     """The standard deck, the tracking benchmark's seed 800: a seven of clubs moved from a row
     to the middle came to rest and lay in full view when another seat's hand carried a two of
